@@ -1,0 +1,583 @@
+// The chip store: a FIFO queue of chips, bounded by capacity and an optional TTL, mirrored to a
+// directory so chips survive restarts and are shared between processes.
+//
+// Invariants:
+// - A save never throws for an I/O failure: the chip stays in memory and the failure is reported
+//   in `warnings`. It throws only for bad input (typed ChipStoreError).
+// - Order is created_at, then id; within one store, saves are strictly ordered (see time.ts).
+// - Capacity and TTL apply to the whole directory: before each save and list the store learns the
+//   chips other processes wrote, and forgets chips whose files another process removed.
+// - A corrupt file is skipped and reported, never deleted.
+
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import {
+  chipFileExists,
+  chipFileName,
+  ensureChipDir,
+  errnoCode,
+  fileMtimeMs,
+  idFromFileName,
+  listChipFiles,
+  readChipFile,
+  removeStaleTemps,
+  unlinkQuiet,
+  writeExclusive,
+} from "./disk.js";
+import { ChipStoreError } from "./errors.js";
+import { isValidChipId, newChipId, type RandomBytes } from "./ids.js";
+import {
+  type Chip,
+  type ChipKind,
+  type ChipMeta,
+  type ChipOrigin,
+  describePayload,
+  fromDiskJson,
+  metaOf,
+  type Payload,
+  toDiskJson,
+} from "./record.js";
+import { type ReplayOptions, replayText } from "./replay.js";
+import { compareInstant, formatInstant, type Instant, parseInstant } from "./time.js";
+
+export interface ChipStoreOptions {
+  /** Directory for chip files; required unless `persist` is false. See defaultChipDir(). */
+  dir?: string;
+  /** Most chips kept; the oldest is evicted past it. Default 30. */
+  capacity?: number;
+  /** Chips older than this are neither listed nor returned, and their files are removed. Default none. */
+  ttlMs?: number;
+  /** A failure chip is saved only when its args JSON is longer than this many bytes. Default 50. */
+  failureThresholdBytes?: number;
+  /** Largest payload accepted. Default 64 MiB. */
+  maxChipBytes?: number;
+  /** Mirror chips to `dir`. Default true. */
+  persist?: boolean;
+  /** Payloads larger than this are dropped from memory after a save and re-read from disk on get. Default 1 MiB. */
+  memoryPayloadBytes?: number;
+  /** Milliseconds since the epoch. Default Date.now. */
+  clock?: () => number;
+  /** Cryptographic random bytes. Default node:crypto randomBytes. */
+  random?: RandomBytes;
+}
+
+export interface SaveResult {
+  /** The saved chip's metadata, or null when a failure's args were at or under the threshold. */
+  chip: ChipMeta | null;
+  /** Evictions and disk problems, as sentences for a human or a model. */
+  warnings: string[];
+  /** Ids evicted by this save. */
+  evicted: string[];
+}
+
+export interface LoadReport {
+  loaded: number;
+  skipped: { file: string; reason: string }[];
+  expired: string[];
+  evicted: string[];
+  staleTempsRemoved: number;
+  warnings: string[];
+}
+
+export interface ListFilter {
+  tool?: string;
+  kind?: ChipKind;
+  /** Matches an origin path exactly or as a path suffix (`src/a.ts` matches `/repo/src/a.ts`). */
+  path?: string;
+  /** Case-insensitive text searched in the tool, error, origin path and payload. */
+  query?: string;
+}
+
+export interface SaveFailureInput {
+  tool: string;
+  args: unknown;
+  errMsg?: string;
+}
+
+export interface SaveContentInput {
+  tool: string;
+  content: string | Uint8Array;
+  origin?: ChipOrigin;
+}
+
+interface Entry {
+  id: string;
+  order: Instant;
+  meta: ChipMeta;
+  /** null when the payload lives only on disk */
+  chip: Chip | null;
+  onDisk: boolean;
+}
+
+const MAX_SUB_NS = 999_999;
+const utf8Strict = new TextDecoder("utf-8", { fatal: true });
+
+function positiveInt(name: string, v: number | undefined, dflt: number): number {
+  if (v === undefined) return dflt;
+  if (!Number.isSafeInteger(v) || v < (name === "failureThresholdBytes" ? 0 : 1)) {
+    throw new ChipStoreError(
+      "chip_invalid_option",
+      `${name} must be a positive whole number, got ${String(v)}`,
+    );
+  }
+  return v;
+}
+
+export class ChipStore {
+  readonly dir: string | null;
+  readonly capacity: number;
+  readonly ttlMs: number | null;
+  readonly failureThresholdBytes: number;
+  readonly maxChipBytes: number;
+  /** What opening the store found on disk. */
+  readonly loadReport: LoadReport;
+
+  private readonly clock: () => number;
+  private readonly random: RandomBytes;
+  private readonly memoryPayloadBytes: number;
+  private entries: Entry[] = [];
+  private readonly byId = new Map<string, Entry>();
+  /** corrupt file name -> mtime when seen, so each corrupt file is reported once per change */
+  private readonly corruptSeen = new Map<string, number>();
+  private persistOk: boolean;
+  private persistProblem: string | null = null;
+  private last: Instant = { ms: Number.NEGATIVE_INFINITY, subNs: 0 };
+  private closed = false;
+
+  constructor(options: ChipStoreOptions = {}) {
+    this.capacity = positiveInt("capacity", options.capacity, 30);
+    this.failureThresholdBytes = positiveInt("failureThresholdBytes", options.failureThresholdBytes, 50);
+    this.maxChipBytes = positiveInt("maxChipBytes", options.maxChipBytes, 64 * 1024 * 1024);
+    this.memoryPayloadBytes = positiveInt("memoryPayloadBytes", options.memoryPayloadBytes, 1024 * 1024);
+    this.ttlMs = options.ttlMs === undefined ? null : positiveInt("ttlMs", options.ttlMs, 1);
+    this.clock = options.clock ?? Date.now;
+    this.random = options.random ?? ((n) => randomBytes(n));
+    const persist = options.persist ?? true;
+    if (persist && (typeof options.dir !== "string" || options.dir === "")) {
+      throw new ChipStoreError(
+        "chip_invalid_option",
+        "dir is required when persist is on (see defaultChipDir)",
+      );
+    }
+    this.dir = persist ? (options.dir as string) : null;
+    this.persistOk = persist;
+    this.loadReport = {
+      loaded: 0,
+      skipped: [],
+      expired: [],
+      evicted: [],
+      staleTempsRemoved: 0,
+      warnings: [],
+    };
+    if (this.dir) {
+      try {
+        ensureChipDir(this.dir);
+        this.loadReport.staleTempsRemoved = removeStaleTemps(this.dir, this.clock());
+      } catch (e) {
+        this.disablePersistence(`cannot use chip directory ${this.dir}: ${(e as Error).message}`);
+        this.loadReport.warnings.push(this.persistProblem as string);
+      }
+      const before = this.entries.length;
+      const { skipped, expired, evicted } = this.sync();
+      this.loadReport.loaded = this.entries.length - before + evicted.length;
+      this.loadReport.skipped = skipped;
+      this.loadReport.expired = expired;
+      this.loadReport.evicted = evicted;
+    }
+  }
+
+  /** Saves the arguments of a failed tool call when their JSON is longer than the threshold. */
+  saveFailure(input: SaveFailureInput): SaveResult {
+    this.assertOpen();
+    const tool = this.checkTool(input.tool);
+    let argsJson: string | undefined;
+    try {
+      argsJson = JSON.stringify(input.args);
+    } catch (cause) {
+      throw new ChipStoreError(
+        "chip_invalid_input",
+        `args cannot be saved as JSON (${(cause as Error).message}); pass plain JSON values`,
+        { cause },
+      );
+    }
+    if (argsJson === undefined) {
+      throw new ChipStoreError("chip_invalid_input", "args is undefined or a function; pass a JSON value");
+    }
+    if (Buffer.byteLength(argsJson, "utf8") <= this.failureThresholdBytes) {
+      return { chip: null, warnings: [], evicted: [] };
+    }
+    const payload: Payload = { argsJson };
+    const extra: Partial<Chip> = { args: JSON.parse(argsJson) };
+    if (input.errMsg !== undefined) extra.err_msg = String(input.errMsg);
+    return this.save("failure", tool, payload, extra);
+  }
+
+  /** Saves text or bytes (removed or overwritten content). Bytes that are not UTF-8 are kept exactly. */
+  saveContent(input: SaveContentInput): SaveResult {
+    this.assertOpen();
+    const tool = this.checkTool(input.tool);
+    const payload: Payload = {};
+    if (typeof input.content === "string") {
+      payload.content = input.content;
+    } else if (input.content instanceof Uint8Array) {
+      try {
+        payload.content = utf8Strict.decode(input.content);
+      } catch {
+        payload.data = new Uint8Array(input.content);
+      }
+    } else {
+      throw new ChipStoreError("chip_invalid_input", "content must be a string or a Uint8Array");
+    }
+    const extra: Partial<Chip> = {};
+    if (input.origin !== undefined) extra.origin = this.checkOrigin(input.origin);
+    return this.save("content", tool, payload, extra);
+  }
+
+  /** Chips oldest first, without payloads. */
+  list(filter: ListFilter = {}): ChipMeta[] {
+    this.assertOpen();
+    this.sync();
+    const q = filter.query?.toLowerCase();
+    const out: ChipMeta[] = [];
+    for (const e of this.entries) {
+      const m = e.meta;
+      if (filter.tool !== undefined && m.tool !== filter.tool) continue;
+      if (filter.kind !== undefined && m.kind !== filter.kind) continue;
+      if (filter.path !== undefined && !this.pathMatches(m.origin?.path, filter.path)) continue;
+      if (q !== undefined && !this.textMatches(e, q)) continue;
+      out.push({ ...m, ...(m.origin ? { origin: { ...m.origin } } : {}) });
+    }
+    return out;
+  }
+
+  /** Returns the chip, or null when there is no live chip with that id (including malformed ids). */
+  find(id: string): Chip | null {
+    this.assertOpen();
+    if (!isValidChipId(id)) return null;
+    try {
+      return this.get(id);
+    } catch (e) {
+      if (e instanceof ChipStoreError && e.code === "chip_not_found") return null;
+      throw e;
+    }
+  }
+
+  /** Returns the chip: memory first, then disk (a chip from another process or before a restart). */
+  get(id: string): Chip {
+    this.assertOpen();
+    if (!isValidChipId(id)) {
+      throw new ChipStoreError(
+        "chip_invalid_id",
+        `"${String(id).slice(0, 40)}" is not a chip id (6 or 12 lowercase hex)`,
+      );
+    }
+    const now = this.clock();
+    const known = this.byId.get(id);
+    if (known && this.isExpired(known.meta, now)) {
+      this.drop(known, true);
+      throw this.notFound(id);
+    }
+    if (known?.chip) return this.copy(known.chip);
+    if (!this.dir || !this.persistOk) throw this.notFound(id);
+    let text: string;
+    try {
+      text = readChipFile(this.dir, chipFileName(id));
+    } catch (e) {
+      if (known) this.drop(known, false);
+      if (errnoCode(e) === "ENOENT") throw this.notFound(id);
+      throw new ChipStoreError("chip_not_found", `chip ${id} could not be read (${(e as Error).message})`, {
+        cause: e,
+      });
+    }
+    const { chip, order } = fromDiskJson(text, id, chipFileName(id));
+    if (this.isExpired(chip, now)) {
+      unlinkQuiet(join(this.dir, chipFileName(id)));
+      if (known) this.drop(known, false);
+      throw this.notFound(id);
+    }
+    if (!known) this.insert({ id, order, meta: metaOf(chip), chip: this.keepPayload(chip), onDisk: true });
+    return chip;
+  }
+
+  /** The text to put back: raw content, or a failure chip's content field (see ReplayOptions). */
+  replay(id: string, options?: ReplayOptions): string {
+    return replayText(this.get(id), options);
+  }
+
+  /** The exact bytes of a content chip (text chips as UTF-8). */
+  replayBytes(id: string): Uint8Array {
+    const chip = this.get(id);
+    if (chip.data) return new Uint8Array(chip.data);
+    return new Uint8Array(Buffer.from(replayText(chip), "utf8"));
+  }
+
+  /** Deletes one chip; false when there was none. */
+  delete(id: string): boolean {
+    this.assertOpen();
+    if (!isValidChipId(id)) return false;
+    const known = this.byId.get(id);
+    if (known) this.drop(known, false);
+    const removed = this.dir && this.persistOk ? unlinkQuiet(join(this.dir, chipFileName(id))) : false;
+    return removed || known !== undefined;
+  }
+
+  /** Deletes every chip, in memory and in the directory; returns how many. */
+  clear(): number {
+    this.assertOpen();
+    const ids = new Set(this.entries.map((e) => e.id));
+    if (this.dir && this.persistOk) {
+      for (const name of listChipFiles(this.dir)) {
+        if (unlinkQuiet(join(this.dir, name))) ids.add(idFromFileName(name) as string);
+      }
+    }
+    this.entries = [];
+    this.byId.clear();
+    return ids.size;
+  }
+
+  /** Every write is synchronous and durable already; close only refuses further use. */
+  close(): void {
+    this.closed = true;
+  }
+
+  private save(kind: ChipKind, tool: string, payload: Payload, extra: Partial<Chip>): SaveResult {
+    const facts = describePayload(payload);
+    if (facts.bytes > this.maxChipBytes) {
+      throw new ChipStoreError(
+        "chip_too_large",
+        `${facts.bytes} bytes is over the chip limit of ${this.maxChipBytes} bytes; nothing was saved`,
+      );
+    }
+    const warnings: string[] = [];
+    const { evicted: evictedBefore } = this.sync();
+    const order = this.nextInstant();
+    const created_at = formatInstant(order);
+    const chip: Chip = { id: "", kind, tool, created_at, binary: !!payload.data, ...facts, ...extra };
+    if (this.ttlMs !== null) chip.expires_at = new Date(order.ms + this.ttlMs).toISOString();
+    if (payload.content !== undefined) chip.content = payload.content;
+    if (payload.data) chip.data = payload.data;
+
+    const onDisk = this.allocateAndWrite(chip, warnings);
+    this.insert({
+      id: chip.id,
+      order,
+      meta: metaOf(chip),
+      chip: onDisk ? this.keepPayload(chip) : chip,
+      onDisk,
+    });
+    const evicted = [...evictedBefore, ...this.enforceCapacity()];
+    for (const id of evicted) warnings.push(`oldest chip ${id} was evicted (queue max ${this.capacity})`);
+    return { chip: metaOf(chip), warnings, evicted };
+  }
+
+  /** Picks a free id and writes the file; returns whether the chip is on disk. */
+  private allocateAndWrite(chip: Chip, warnings: string[]): boolean {
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const id = newChipId(this.random, attempt >= 5);
+      if (this.byId.has(id)) continue;
+      if (!this.dir || !this.persistOk) {
+        chip.id = id;
+        if (this.persistProblem) warnings.push(`chip ${id} kept in memory only: ${this.persistProblem}`);
+        return false;
+      }
+      if (chipFileExists(this.dir, id)) continue;
+      chip.id = id;
+      try {
+        writeExclusive(
+          this.dir,
+          chipFileName(id),
+          toDiskJson(chip),
+          Buffer.from(this.random(8)).toString("hex"),
+        );
+        return true;
+      } catch (e) {
+        if (errnoCode(e) === "EEXIST") continue;
+        warnings.push(
+          `chip ${id} kept in memory only: could not write it to ${this.dir} (${(e as Error).message})`,
+        );
+        return false;
+      }
+    }
+    throw new ChipStoreError(
+      "chip_invalid_option",
+      "could not find a free chip id in 10 tries; is the random source broken?",
+    );
+  }
+
+  /**
+   * Brings memory in line with the directory: learns chips other processes wrote, forgets chips
+   * whose files are gone, removes expired chips, and enforces capacity.
+   */
+  private sync(): { skipped: { file: string; reason: string }[]; expired: string[]; evicted: string[] } {
+    const skipped: { file: string; reason: string }[] = [];
+    const expired: string[] = [];
+    const now = this.clock();
+    if (this.dir && this.persistOk) {
+      let names: string[];
+      try {
+        names = listChipFiles(this.dir);
+      } catch (e) {
+        this.disablePersistence(`chip directory ${this.dir} became unreadable: ${(e as Error).message}`);
+        names = [];
+      }
+      const present = new Set(names);
+      for (const e of [...this.entries])
+        if (e.onDisk && !present.has(chipFileName(e.id))) this.drop(e, false);
+      for (const name of names) {
+        const id = idFromFileName(name) as string;
+        if (this.byId.has(id)) continue;
+        const mtime = fileMtimeMs(this.dir, name);
+        if (mtime !== null && this.corruptSeen.get(name) === mtime) continue;
+        try {
+          const { chip, order } = fromDiskJson(readChipFile(this.dir, name), id, name);
+          this.corruptSeen.delete(name);
+          this.insert({ id, order, meta: metaOf(chip), chip: this.keepPayload(chip), onDisk: true });
+        } catch (e) {
+          if (errnoCode(e) === "ENOENT") continue; // removed by another process meanwhile
+          if (mtime !== null) this.corruptSeen.set(name, mtime);
+          skipped.push({ file: name, reason: (e as Error).message });
+        }
+      }
+    }
+    for (const e of [...this.entries]) {
+      if (this.isExpired(e.meta, now)) {
+        this.drop(e, true);
+        expired.push(e.id);
+      }
+    }
+    return { skipped, expired, evicted: this.enforceCapacity() };
+  }
+
+  private enforceCapacity(): string[] {
+    const evicted: string[] = [];
+    while (this.entries.length > this.capacity) {
+      const oldest = this.entries[0] as Entry;
+      this.drop(oldest, true);
+      evicted.push(oldest.id);
+    }
+    return evicted;
+  }
+
+  private insert(entry: Entry): void {
+    // Binary search keeps entries sorted by (created_at, id); own saves land at the end.
+    let lo = 0;
+    let hi = this.entries.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const m = this.entries[mid] as Entry;
+      const c = compareInstant(m.order, entry.order) || (m.id < entry.id ? -1 : m.id > entry.id ? 1 : 0);
+      if (c < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    this.entries.splice(lo, 0, entry);
+    this.byId.set(entry.id, entry);
+  }
+
+  private drop(entry: Entry, removeFile: boolean): void {
+    const i = this.entries.indexOf(entry);
+    if (i !== -1) this.entries.splice(i, 1);
+    this.byId.delete(entry.id);
+    if (removeFile && entry.onDisk && this.dir) unlinkQuiet(join(this.dir, chipFileName(entry.id)));
+  }
+
+  private nextInstant(): Instant {
+    const ms = this.clock();
+    // A clock that stalls or steps back must not reorder this store's own saves.
+    if (ms > this.last.ms) this.last = { ms, subNs: 0 };
+    else if (this.last.subNs < MAX_SUB_NS) this.last = { ms: this.last.ms, subNs: this.last.subNs + 1 };
+    else this.last = { ms: this.last.ms + 1, subNs: 0 };
+    return this.last;
+  }
+
+  private isExpired(meta: { expires_at?: string }, now: number): boolean {
+    if (meta.expires_at === undefined) return false;
+    const t = parseInstant(meta.expires_at);
+    return t !== null && t.ms <= now;
+  }
+
+  private keepPayload(chip: Chip): Chip | null {
+    return chip.bytes > this.memoryPayloadBytes ? null : chip;
+  }
+
+  private copy(chip: Chip): Chip {
+    // args is the one mutable payload; a caller that edits it must not edit the store's copy.
+    const out: Chip = { ...chip };
+    if (chip.origin) out.origin = { ...chip.origin };
+    if (chip.kind === "failure") out.args = structuredClone(chip.args);
+    if (chip.data) out.data = new Uint8Array(chip.data);
+    return out;
+  }
+
+  private textMatches(e: Entry, q: string): boolean {
+    const m = e.meta;
+    const hay = [m.tool, m.preview, m.err_msg ?? "", m.origin?.path ?? ""].join("\n").toLowerCase();
+    if (hay.includes(q)) return true;
+    let chip = e.chip;
+    if (!chip) {
+      try {
+        chip = this.get(e.id);
+      } catch {
+        return false;
+      }
+    }
+    const body = chip.content ?? (chip.kind === "failure" ? JSON.stringify(chip.args) : "");
+    return body.toLowerCase().includes(q) || (chip.err_msg ?? "").toLowerCase().includes(q);
+  }
+
+  private pathMatches(actual: string | undefined, wanted: string): boolean {
+    if (actual === undefined) return false;
+    const a = actual.replaceAll("\\", "/");
+    const w = wanted.replaceAll("\\", "/");
+    return a === w || a.endsWith(w.startsWith("/") ? w : `/${w}`);
+  }
+
+  private checkTool(tool: unknown): string {
+    if (typeof tool !== "string" || tool.length === 0 || tool.length > 256) {
+      throw new ChipStoreError(
+        "chip_invalid_input",
+        "tool must be a non-empty string of at most 256 characters",
+      );
+    }
+    return tool;
+  }
+
+  private checkOrigin(origin: ChipOrigin): ChipOrigin {
+    const ok =
+      typeof origin === "object" &&
+      origin !== null &&
+      typeof origin.path === "string" &&
+      origin.path !== "" &&
+      Number.isSafeInteger(origin.start_line) &&
+      Number.isSafeInteger(origin.end_line) &&
+      origin.start_line >= 0 &&
+      origin.end_line >= origin.start_line;
+    if (!ok) {
+      throw new ChipStoreError(
+        "chip_invalid_input",
+        "origin must be { path, start_line, end_line } with whole numbers and start_line <= end_line",
+      );
+    }
+    return { path: origin.path, start_line: origin.start_line, end_line: origin.end_line };
+  }
+
+  private disablePersistence(why: string): void {
+    this.persistOk = false;
+    this.persistProblem = why;
+  }
+
+  private notFound(id: string): ChipStoreError {
+    return new ChipStoreError(
+      "chip_not_found",
+      `no chip ${id} (it may have been evicted or expired); list chips to see what is kept`,
+    );
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new ChipStoreError("chip_invalid_option", "the chip store is closed");
+  }
+}
+
+/** Opens a chip store: creates the directory, loads what is there, applies capacity and TTL. */
+export function openChipStore(options: ChipStoreOptions = {}): ChipStore {
+  return new ChipStore(options);
+}

@@ -1,0 +1,34 @@
+// Sums every package's vitest JSON report (test-results.json) into the one plain line CI reads:
+// "N passed, N failed". Exits 1 when a report is unreadable or when no test ran at all.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = resolve(fileURLToPath(new URL("../..", import.meta.url)));
+const groups = ["packages", "apps", "npm", "npm/platforms", "tooling"];
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+let broken = false;
+for (const group of groups) {
+  const base = join(root, group);
+  if (!existsSync(base)) continue;
+  for (const name of readdirSync(base).sort()) {
+    const file = join(base, name, "test-results.json");
+    if (!existsSync(file)) continue;
+    try {
+      const r = JSON.parse(readFileSync(file, "utf8"));
+      passed += r.numPassedTests ?? 0;
+      failed += r.numFailedTests ?? 0;
+      // A file that fails to load has no failed tests but one failed suite: count it as a failure.
+      if ((r.numFailedTests ?? 0) === 0) failed += r.numFailedTestSuites ?? 0;
+      skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+      process.stderr.write(`${group}/${name}: ${r.numPassedTests} passed, ${r.numFailedTests} failed\n`);
+    } catch (e) {
+      broken = true;
+      process.stderr.write(`${file}: unreadable (${e.message})\n`);
+    }
+  }
+}
+process.stdout.write(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}\n`);
+process.exit(broken || passed === 0 ? 1 : 0);
