@@ -1,3 +1,4 @@
 import { cavemanVitest } from "@caveman/vitest-config";
+import { mergeConfig } from "vitest/config";
 
-export default cavemanVitest();
+export default mergeConfig(cavemanVitest(), { test: { globalSetup: ["test/setup/build-children.ts"] } });

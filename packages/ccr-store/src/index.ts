@@ -1,0 +1,23 @@
+// Public API of @caveman/ccr-store: everything exported here is public; nothing here loads native code.
+export { CcrStoreError, type CcrStoreErrorCode, isCcrStoreError } from "./errors.js";
+export {
+  computeHandle,
+  HANDLE_HEX_LENGTH,
+  isCanonicalHandle,
+  originalBytes,
+  parseHandle,
+  requireHandle,
+} from "./handle.js";
+export { prepareStoreLocation, resolveStoreLocation, type StoreEnv, type StoreLocation } from "./location.js";
+export { type MemoryStoreOptions, openMemoryStore } from "./memory.js";
+export { DEFAULT_BUDGET_BYTES, DEFAULT_IDLE_MS, MAX_ORIGINAL_BYTES } from "./policy.js";
+export { originalText } from "./text.js";
+export type {
+  CcrMeta,
+  CcrRecord,
+  CcrStats,
+  CcrStore,
+  Clock,
+  PutResult,
+  StorePolicyOptions,
+} from "./types.js";

@@ -1,0 +1,173 @@
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { tempDir } from "../test/helpers.js";
+import { prepareStoreLocation, resolveStoreLocation } from "./location.js";
+import { openSqliteStore } from "./sqlite/store.js";
+
+const home = "/home/alice";
+const mode = (p: string): string => (statSync(p).mode & 0o777).toString(8);
+
+describe("resolveStoreLocation", () => {
+  const cases: Array<[string, Record<string, string | undefined>, ReturnType<typeof resolveStoreLocation>]> =
+    [
+      ["defaults to ~/.caveman/ccr.db", {}, { kind: "sqlite", path: "/home/alice/.caveman/ccr.db" }],
+      [
+        "uses CAVEMAN_HOME/ccr.db",
+        { CAVEMAN_HOME: "/srv/cave" },
+        { kind: "sqlite", path: "/srv/cave/ccr.db" },
+      ],
+      [
+        "prefers CAVEMAN_CCR_DB over CAVEMAN_HOME",
+        { CAVEMAN_CCR_DB: "/data/x.db", CAVEMAN_HOME: "/srv/cave" },
+        { kind: "sqlite", path: "/data/x.db" },
+      ],
+      [
+        "expands ~/ against the homedir",
+        { CAVEMAN_CCR_DB: "~/db/c.db" },
+        { kind: "sqlite", path: "/home/alice/db/c.db" },
+      ],
+      [
+        "normalises dot segments",
+        { CAVEMAN_HOME: "/srv/./cave/../cave2/" },
+        { kind: "sqlite", path: "/srv/cave2/ccr.db" },
+      ],
+      [
+        "treats empty values as unset",
+        { CAVEMAN_CCR_DB: "", CAVEMAN_HOME: "" },
+        { kind: "sqlite", path: "/home/alice/.caveman/ccr.db" },
+      ],
+      [
+        "selects memory for EPHEMERAL=1",
+        { CAVEMAN_MCP_EPHEMERAL: "1", CAVEMAN_CCR_DB: "/data/x.db" },
+        { kind: "memory" },
+      ],
+      ["accepts true/yes/on for EPHEMERAL", { CAVEMAN_MCP_EPHEMERAL: " TRUE " }, { kind: "memory" }],
+      [
+        "keeps sqlite for EPHEMERAL=0",
+        { CAVEMAN_MCP_EPHEMERAL: "0" },
+        { kind: "sqlite", path: "/home/alice/.caveman/ccr.db" },
+      ],
+      [
+        "keeps sqlite for an empty EPHEMERAL",
+        { CAVEMAN_MCP_EPHEMERAL: "" },
+        { kind: "sqlite", path: "/home/alice/.caveman/ccr.db" },
+      ],
+    ];
+  it.each(cases)("%s", (_name, env, expected) => {
+    expect(resolveStoreLocation(env, { homedir: home })).toEqual(expected);
+  });
+
+  it.each([
+    ["a relative CAVEMAN_CCR_DB", { CAVEMAN_CCR_DB: "ccr.db" }, home],
+    ["a relative CAVEMAN_HOME", { CAVEMAN_HOME: "./cave" }, home],
+    ["an unknown EPHEMERAL value", { CAVEMAN_MCP_EPHEMERAL: "maybe" }, home],
+    ["a relative homedir", {}, "alice"],
+    ["an empty homedir", {}, ""],
+  ])("refuses %s with invalid_config", (_name, env, homedir) => {
+    expect(() => resolveStoreLocation(env, { homedir })).toThrow(
+      expect.objectContaining({ code: "invalid_config" }),
+    );
+  });
+
+  it("reads nothing but the env object it is given", () => {
+    const env = Object.freeze({ CAVEMAN_HOME: "/x" });
+    expect(resolveStoreLocation(env, { homedir: home })).toEqual({ kind: "sqlite", path: "/x/ccr.db" });
+  });
+});
+
+describe("prepareStoreLocation", () => {
+  let cleanup: () => void = () => {};
+  afterEach(() => cleanup());
+  const fresh = (): string => {
+    const t = tempDir();
+    cleanup = t.cleanup;
+    return t.dir;
+  };
+
+  it("creates missing directories 0700 and the database file 0600", () => {
+    const dir = fresh();
+    const path = join(dir, "a", ".caveman", "ccr.db");
+    prepareStoreLocation(path);
+    expect(mode(join(dir, "a", ".caveman"))).toBe("700");
+    expect(mode(join(dir, "a"))).toBe("700");
+    expect(mode(path)).toBe("600");
+  });
+
+  it("keeps the database and its WAL files 0600 once SQLite has written them", () => {
+    const dir = fresh();
+    const path = join(dir, "ccr.db");
+    const store = openSqliteStore({ path });
+    store.put("secret");
+    for (const f of [path, `${path}-wal`, `${path}-shm`]) expect(mode(f), f).toBe("600");
+    store.close();
+  });
+
+  it("tightens an existing database file that others can read", () => {
+    const dir = fresh();
+    const path = join(dir, "ccr.db");
+    writeFileSync(path, "");
+    chmodSync(path, 0o644);
+    prepareStoreLocation(path);
+    expect(mode(path)).toBe("600");
+  });
+
+  it("refuses a symlinked database path and leaves the target untouched", () => {
+    const dir = fresh();
+    const target = join(dir, "real.db");
+    writeFileSync(target, "not ours");
+    const link = join(dir, "ccr.db");
+    symlinkSync(target, link);
+    expect(() => prepareStoreLocation(link)).toThrow(expect.objectContaining({ code: "store_unsafe_path" }));
+    expect(() => openSqliteStore({ path: link })).toThrow(/store_unsafe_path: .*symlink/);
+    expect(readFileSync(target, "utf8")).toBe("not ours");
+  });
+
+  it("refuses a dangling symlink and a symlinked WAL file", () => {
+    const dir = fresh();
+    symlinkSync(join(dir, "nowhere"), join(dir, "a.db"));
+    expect(() => prepareStoreLocation(join(dir, "a.db"))).toThrow(
+      expect.objectContaining({ code: "store_unsafe_path" }),
+    );
+    expect(existsSync(join(dir, "nowhere"))).toBe(false);
+    writeFileSync(join(dir, "elsewhere"), "");
+    symlinkSync(join(dir, "elsewhere"), join(dir, "b.db-wal"));
+    expect(() => prepareStoreLocation(join(dir, "b.db"))).toThrow(/b\.db-wal is a symlink/);
+  });
+
+  it("refuses a world-writable directory, sticky or not", () => {
+    const dir = fresh();
+    for (const m of [0o777, 0o1777]) {
+      const shared = join(dir, `shared-${m}`);
+      mkdirSync(shared);
+      chmodSync(shared, m);
+      expect(() => prepareStoreLocation(join(shared, "ccr.db"))).toThrow(
+        /store_unsafe_path: .*writable by every user/,
+      );
+      expect(existsSync(join(shared, "ccr.db"))).toBe(false);
+    }
+  });
+
+  it("refuses a path that is a directory, or under a file, and a relative path", () => {
+    const dir = fresh();
+    mkdirSync(join(dir, "ccr.db"));
+    expect(() => prepareStoreLocation(join(dir, "ccr.db"))).toThrow(
+      expect.objectContaining({ code: "store_unsafe_path" }),
+    );
+    writeFileSync(join(dir, "file"), "");
+    expect(() => prepareStoreLocation(join(dir, "file", "ccr.db"))).toThrow(
+      expect.objectContaining({ code: "store_open_failed" }),
+    );
+    expect(() => prepareStoreLocation("relative/ccr.db")).toThrow(
+      expect.objectContaining({ code: "invalid_config" }),
+    );
+  });
+});

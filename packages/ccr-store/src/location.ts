@@ -1,0 +1,173 @@
+// Where the store lives, and making that place safe. resolveStoreLocation is pure: it reads only
+// the env object and homedir it is given. prepareStoreLocation creates the directory 0700 and the
+// database file 0600, tightens an existing database file (and its -wal/-shm) to 0600, and refuses a
+// symlinked path, a non-regular file, a directory that others can write to, or a read-only place.
+import {
+  accessSync,
+  chmodSync,
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  type Stats,
+  statSync,
+} from "node:fs";
+import { dirname, isAbsolute, join, normalize } from "node:path";
+import { CcrStoreError } from "./errors.js";
+
+/** Where resolveStoreLocation says the store should live. */
+export type StoreLocation = { kind: "memory" } | { kind: "sqlite"; path: string };
+
+/** The environment variables read by resolveStoreLocation. */
+export type StoreEnv = Readonly<Record<string, string | undefined>>;
+
+const TRUE_WORDS = new Set(["1", "true", "yes", "on"]);
+const FALSE_WORDS = new Set(["", "0", "false", "no", "off"]);
+
+/**
+ * CAVEMAN_MCP_EPHEMERAL=1 selects memory; else CAVEMAN_CCR_DB; else CAVEMAN_HOME/ccr.db; else
+ * <homedir>/.caveman/ccr.db. Empty values count as unset; a leading "~/" means the homedir.
+ * Throws invalid_config for a relative path or an unrecognised EPHEMERAL value.
+ */
+export function resolveStoreLocation(env: StoreEnv, opts: { homedir: string }): StoreLocation {
+  const home = opts.homedir;
+  if (typeof home !== "string" || !isAbsolute(home)) {
+    throw new CcrStoreError(
+      "invalid_config",
+      `homedir must be an absolute path, got ${JSON.stringify(home)}`,
+    );
+  }
+  const ephemeral = (env.CAVEMAN_MCP_EPHEMERAL ?? "").trim().toLowerCase();
+  if (TRUE_WORDS.has(ephemeral)) return { kind: "memory" };
+  if (!FALSE_WORDS.has(ephemeral)) {
+    throw new CcrStoreError(
+      "invalid_config",
+      `CAVEMAN_MCP_EPHEMERAL=${JSON.stringify(env.CAVEMAN_MCP_EPHEMERAL)} is not understood; use 1 to keep originals in memory or 0 for the database`,
+    );
+  }
+  const db = env.CAVEMAN_CCR_DB;
+  if (db) return { kind: "sqlite", path: absolute("CAVEMAN_CCR_DB", db, home) };
+  const cavemanHome = env.CAVEMAN_HOME;
+  if (cavemanHome)
+    return { kind: "sqlite", path: join(absolute("CAVEMAN_HOME", cavemanHome, home), "ccr.db") };
+  return { kind: "sqlite", path: join(home, ".caveman", "ccr.db") };
+}
+
+function absolute(name: string, value: string, home: string): string {
+  const expanded = value === "~" ? home : value.startsWith("~/") ? join(home, value.slice(2)) : value;
+  if (!isAbsolute(expanded)) {
+    throw new CcrStoreError("invalid_config", `${name}=${JSON.stringify(value)} must be an absolute path`);
+  }
+  return normalize(expanded);
+}
+
+/**
+ * Make `path` ready for the SQLite backend: create its directory (0700) and the file (0600) if
+ * missing, tighten an existing file to 0600, and refuse anything unsafe with store_unsafe_path.
+ */
+export function prepareStoreLocation(path: string): void {
+  if (typeof path !== "string" || !isAbsolute(path)) {
+    throw new CcrStoreError(
+      "invalid_config",
+      `the database path must be absolute, got ${JSON.stringify(path)}`,
+    );
+  }
+  const dir = dirname(path);
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (err) {
+    throw new CcrStoreError("store_open_failed", `cannot create the directory ${dir}`, { cause: err });
+  }
+  const dirStat = statOrNull(dir);
+  if (!dirStat?.isDirectory()) {
+    throw new CcrStoreError("store_unsafe_path", `${dir} is not a directory`);
+  }
+  if (process.platform !== "win32" && (dirStat.mode & 0o002) !== 0) {
+    throw new CcrStoreError(
+      "store_unsafe_path",
+      `${dir} is writable by every user, so another user could replace the database; use a private directory (chmod 700)`,
+    );
+  }
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    const st = lstatOrNull(file);
+    if (st === null) continue;
+    if (st.isSymbolicLink()) {
+      throw new CcrStoreError(
+        "store_unsafe_path",
+        `${file} is a symlink; point the store at the real file instead`,
+      );
+    }
+    if (!st.isFile()) throw new CcrStoreError("store_unsafe_path", `${file} is not a regular file`);
+    if ((st.mode & 0o077) !== 0) chmodOrFail(file);
+  }
+  if (lstatOrNull(path) === null) createPrivateFile(path);
+  // SQLite would quietly open an unwritable file read-only and fail every put later; say it now.
+  // access() sees a read-only mount and an immutable file even for root.
+  for (const p of [dir, path]) {
+    try {
+      accessSync(p, constants.W_OK);
+    } catch (err) {
+      throw new CcrStoreError(
+        "store_open_failed",
+        `${p} is read-only (${(err as NodeJS.ErrnoException).code}); check the disk and permissions, or use another path`,
+        { cause: err },
+      );
+    }
+  }
+}
+
+function createPrivateFile(path: string): void {
+  let fd: number;
+  try {
+    // O_EXCL|O_NOFOLLOW: a file or symlink planted since the check above makes this fail, not follow.
+    fd = openSync(
+      path,
+      constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | (constants.O_NOFOLLOW ?? 0),
+      0o600,
+    );
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "EEXIST") {
+      // Someone created it between our look and our create: inspect what is there now.
+      prepareStoreLocation(path);
+      return;
+    }
+    throw new CcrStoreError("store_open_failed", `cannot create the database file ${path}`, { cause: err });
+  }
+  try {
+    // The umask can only narrow 0600, but a filesystem may ignore the mode; say so if it did.
+    if ((fstatSync(fd).mode & 0o077) !== 0) chmodOrFail(path);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function chmodOrFail(file: string): void {
+  try {
+    chmodSync(file, 0o600);
+  } catch (err) {
+    throw new CcrStoreError("store_unsafe_path", `${file} is readable by others and cannot be made 0600`, {
+      cause: err,
+    });
+  }
+}
+
+function lstatOrNull(p: string): Stats | null {
+  try {
+    return lstatSync(p);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw new CcrStoreError("store_open_failed", `cannot inspect ${p}`, { cause: err });
+  }
+}
+
+/** Follows symlinks: a symlinked directory (macOS /tmp) is fine, a symlinked database is not. */
+function statOrNull(p: string): Stats | null {
+  try {
+    return statSync(p);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw new CcrStoreError("store_open_failed", `cannot inspect ${p}`, { cause: err });
+  }
+}

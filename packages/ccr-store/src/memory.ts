@@ -1,0 +1,131 @@
+// In-process backend for ephemeral sessions and tests. Same contract as the SQLite backend:
+// bytes are copied in and out (a caller mutating its buffer cannot change a stored original),
+// every get re-verifies the SHA-256, and room is made only by dropping idle entries.
+import { CcrStoreError } from "./errors.js";
+import { handleFromSha256, originalBytes, requireHandle, sha256Hex } from "./handle.js";
+import { checkSize, type IdleEntry, normalizeMeta, now, planRoom, resolvePolicy } from "./policy.js";
+import type { CcrMeta, CcrRecord, CcrStats, CcrStore, PutResult, StorePolicyOptions } from "./types.js";
+
+/** Options of the memory backend. */
+export type MemoryStoreOptions = StorePolicyOptions;
+
+interface Entry {
+  bytes: Uint8Array;
+  sha256: string;
+  kind: string | null;
+  producer: string | null;
+  tokensIn: number | null;
+  tokensOut: number | null;
+  createdAt: number;
+  lastAccessAt: number;
+  hits: number;
+}
+
+/** Open a store that lives in this process only and is gone when it closes or the process exits. */
+export function openMemoryStore(opts: MemoryStoreOptions = {}): CcrStore {
+  const policy = resolvePolicy(opts);
+  const entries = new Map<string, Entry>();
+  let usedBytes = 0;
+  let closed = false;
+
+  const open = (): void => {
+    if (closed) throw new CcrStoreError("store_closed", "this memory store was closed; open a new one");
+  };
+
+  function* idleOldestFirst(cutoff: number): Iterable<IdleEntry> {
+    const idle = [...entries].filter(([, e]) => e.lastAccessAt < cutoff);
+    idle.sort((a, b) => a[1].lastAccessAt - b[1].lastAccessAt);
+    for (const [handle, e] of idle) yield { handle, size: e.bytes.byteLength };
+  }
+
+  return {
+    put(original: string | Uint8Array, meta?: CcrMeta): PutResult {
+      open();
+      const bytes = originalBytes(original);
+      const m = normalizeMeta(meta);
+      checkSize(bytes.byteLength, policy);
+      const sha256 = sha256Hex(bytes);
+      const handle = handleFromSha256(sha256);
+      const t = now(policy);
+      const existing = entries.get(handle);
+      if (existing) {
+        existing.lastAccessAt = t;
+        return { handle, created: false };
+      }
+      const size = bytes.byteLength;
+      const drop = planRoom(usedBytes, size, policy, idleOldestFirst(t - policy.idleMs));
+      for (const h of drop) {
+        usedBytes -= entries.get(h)?.bytes.byteLength ?? 0;
+        entries.delete(h);
+      }
+      entries.set(handle, {
+        // new Uint8Array(x) copies; Buffer#slice would share the caller's memory.
+        bytes: new Uint8Array(bytes),
+        sha256,
+        kind: m.kind,
+        producer: m.producer,
+        tokensIn: m.tokensIn,
+        tokensOut: m.tokensOut,
+        createdAt: m.createdAt ?? t,
+        lastAccessAt: t,
+        hits: 0,
+      });
+      usedBytes += size;
+      return { handle, created: true };
+    },
+
+    get(handleText: string): CcrRecord | null {
+      open();
+      const handle = requireHandle(handleText);
+      const e = entries.get(handle);
+      if (!e) return null;
+      const actual = sha256Hex(e.bytes);
+      if (actual !== e.sha256 || handleFromSha256(actual) !== handle) {
+        throw new CcrStoreError(
+          "store_corrupt",
+          `the record for ${handle} does not match its hash; it is not returned`,
+        );
+      }
+      e.lastAccessAt = now(policy);
+      e.hits += 1;
+      return {
+        handle,
+        original: new Uint8Array(e.bytes),
+        size: e.bytes.byteLength,
+        sha256: e.sha256,
+        kind: e.kind,
+        producer: e.producer,
+        tokensIn: e.tokensIn,
+        tokensOut: e.tokensOut,
+        createdAt: e.createdAt,
+        lastAccessAt: e.lastAccessAt,
+        hits: e.hits,
+      };
+    },
+
+    has(handleText: string): boolean {
+      open();
+      return entries.has(requireHandle(handleText));
+    },
+
+    stats(): CcrStats {
+      open();
+      let hits = 0;
+      for (const e of entries.values()) hits += e.hits;
+      return {
+        backend: "memory",
+        entries: entries.size,
+        bytes: usedBytes,
+        hits,
+        budgetBytes: policy.budgetBytes,
+        idleMs: policy.idleMs,
+      };
+    },
+
+    close(): void {
+      closed = true;
+      entries.clear();
+      usedBytes = 0;
+    },
+  };
+}

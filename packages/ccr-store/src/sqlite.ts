@@ -1,0 +1,5 @@
+// Public API of the subpath @caveman/ccr-store/sqlite: everything here is public. Kept apart from
+// the root entry so that importing @caveman/ccr-store never loads the native better-sqlite3.
+
+export { SCHEMA_VERSION } from "./sqlite/schema.js";
+export { openSqliteStore, type SqliteStoreOptions } from "./sqlite/store.js";

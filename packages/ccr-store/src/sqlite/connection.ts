@@ -1,0 +1,166 @@
+// One better-sqlite3 connection per database file per process, shared by every store opened on
+// it and closed with the last one. Opening sets a busy timeout, WAL and the synchronous level,
+// then brings our schema up to date; every SQLite failure leaves here as a typed CcrStoreError
+// (SQLITE_BUSY included, after retrying), never as a raw SqliteError.
+import { realpathSync } from "node:fs";
+import Database from "better-sqlite3";
+import { CcrStoreError } from "../errors.js";
+import { ensureSchema, inspect } from "./schema.js";
+
+export interface ConnectionOptions {
+  path: string;
+  busyTimeoutMs: number;
+  synchronous: "normal" | "full";
+  nativeBinding: string | undefined;
+}
+
+interface Shared {
+  db: Database.Database;
+  refs: number;
+}
+
+const open = new Map<string, Shared>();
+
+/**
+ * Borrow the process's connection to `opts.path`, opening it on first use. Later stores on the
+ * same file share it with the first opener's busy timeout and native binding.
+ */
+export function acquire(opts: ConnectionOptions): { db: Database.Database; release: () => void } {
+  let key: string;
+  try {
+    key = realpathSync(opts.path);
+  } catch (err) {
+    throw toStoreError(err, `cannot open ${opts.path}`, "store_open_failed");
+  }
+  let shared = open.get(key);
+  if (!shared) {
+    shared = { db: connect(opts), refs: 0 };
+    open.set(key, shared);
+  } else if (opts.synchronous === "full") {
+    // The connection is shared: a store that asks for more durability gets it, for everyone.
+    shared.db.pragma("synchronous = FULL");
+  }
+  shared.refs += 1;
+  const entry = shared;
+  let released = false;
+  return {
+    db: entry.db,
+    release: () => {
+      if (released) return;
+      released = true;
+      entry.refs -= 1;
+      if (entry.refs === 0) {
+        open.delete(key);
+        entry.db.close();
+      }
+    },
+  };
+}
+
+function connect(opts: ConnectionOptions): Database.Database {
+  let db: Database.Database;
+  try {
+    db = new Database(opts.path, {
+      fileMustExist: true,
+      timeout: opts.busyTimeoutMs,
+      ...(opts.nativeBinding === undefined ? {} : { nativeBinding: opts.nativeBinding }),
+    });
+  } catch (err) {
+    throw toStoreError(err, `cannot open ${opts.path}`, "store_open_failed");
+  }
+  try {
+    withBusyRetry(
+      () => {
+        // Decide whether the file is usable before changing a byte of it (WAL rewrites the header).
+        inspect(db, opts.path);
+        const mode = db.pragma("journal_mode = WAL", { simple: true });
+        if (String(mode).toLowerCase() !== "wal") {
+          throw new CcrStoreError(
+            "store_open_failed",
+            `${opts.path} cannot use WAL (journal mode stays ${String(mode)})`,
+          );
+        }
+        db.pragma(`synchronous = ${opts.synchronous === "full" ? "FULL" : "NORMAL"}`);
+        ensureSchema(db, opts.path);
+      },
+      `cannot open ${opts.path}`,
+      opts.busyTimeoutMs,
+    );
+  } catch (err) {
+    db.close();
+    throw toStoreError(err, `cannot open ${opts.path}`, "store_open_failed");
+  }
+  return db;
+}
+
+/**
+ * Run fn, retrying SQLite BUSY/LOCKED results until `waitMs` has passed in all. The busy handler
+ * already waits inside SQLite; this catches the results it does not wait for (BUSY_SNAPSHOT,
+ * BUSY_RECOVERY, a lock taken while WAL is being set up), so no raw SQLITE_BUSY reaches a caller.
+ */
+export function withBusyRetry<T>(fn: () => T, what: string, waitMs: number): T {
+  const started = performance.now();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return fn();
+    } catch (err) {
+      const left = waitMs - (performance.now() - started);
+      if (!isBusy(err) || left <= 0) throw toStoreError(err, what, "store_io_failed");
+      sleepMs(Math.min(left, 2 * attempt));
+    }
+  }
+}
+
+function isBusy(err: unknown): boolean {
+  const code = sqliteCode(err);
+  return code !== null && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"));
+}
+
+function sqliteCode(err: unknown): string | null {
+  if (err instanceof Database.SqliteError && typeof err.code === "string") return err.code;
+  return null;
+}
+
+/** Map any failure to a CcrStoreError with a message that says what to do next. */
+export function toStoreError(
+  err: unknown,
+  what: string,
+  fallback: "store_open_failed" | "store_io_failed",
+): CcrStoreError {
+  if (err instanceof CcrStoreError) return err;
+  const code = sqliteCode(err);
+  const detail = err instanceof Error ? err.message : String(err);
+  if (code === null) return new CcrStoreError(fallback, `${what}: ${detail}`, { cause: err });
+  if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) {
+    return new CcrStoreError(
+      "store_busy",
+      `${what}: the database stayed locked by another connection past the busy timeout (${code}); retry, or raise busyTimeoutMs`,
+      { cause: err },
+    );
+  }
+  if (code === "SQLITE_NOTADB" || code.startsWith("SQLITE_CORRUPT")) {
+    return new CcrStoreError(
+      "store_corrupt",
+      `${what}: the file is not a usable SQLite database (${code}); it was left untouched. Move it aside or use another path`,
+      { cause: err },
+    );
+  }
+  if (code.startsWith("SQLITE_READONLY")) {
+    return new CcrStoreError(
+      fallback,
+      `${what}: the database is read-only (${code}); check the disk and file permissions`,
+      {
+        cause: err,
+      },
+    );
+  }
+  if (code === "SQLITE_FULL") {
+    return new CcrStoreError(fallback, `${what}: the disk is full (${code})`, { cause: err });
+  }
+  return new CcrStoreError(fallback, `${what}: ${detail} (${code})`, { cause: err });
+}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+function sleepMs(ms: number): void {
+  Atomics.wait(sleeper, 0, 0, ms);
+}

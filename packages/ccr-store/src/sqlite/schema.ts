@@ -1,0 +1,132 @@
+// Our tables inside a SQLite file that other programs may share. Everything we create is named
+// caveman_ccr_*; we never read, alter or drop anything else, and we do not use PRAGMA user_version
+// (it belongs to the whole file). The schema version lives in caveman_ccr_meta. A file whose
+// caveman_ccr_* objects we do not recognise, or whose version is newer than ours, is refused with
+// store_foreign_schema before anything is written. Migrations run in one IMMEDIATE transaction
+// and re-read the version inside it, so two processes opening a fresh file migrate it once.
+// No STRICT tables or other recent syntax: an older SQLite in another program must still be able
+// to read this file's schema.
+import type Database from "better-sqlite3";
+import { CcrStoreError } from "../errors.js";
+
+/** The schema version this build writes and reads. */
+export const SCHEMA_VERSION = 1;
+
+export const T_META = "caveman_ccr_meta";
+export const T_ENTRIES = "caveman_ccr_entries";
+const PREFIX = "caveman_ccr_";
+
+/** Columns we rely on, per table, in order. A table under our name with other columns is foreign. */
+const EXPECTED_COLUMNS: Record<string, string[]> = {
+  [T_META]: ["key", "value"],
+  [T_ENTRIES]: [
+    "handle",
+    "sha256",
+    "size",
+    "kind",
+    "producer",
+    "tokens_in",
+    "tokens_out",
+    "created_at",
+    "stored_at",
+    "last_access_at",
+    "hits",
+    "original",
+  ],
+};
+
+/** Migration n takes the schema from version n-1 to n. */
+const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
+  (db) => {
+    db.exec(`
+      CREATE TABLE ${T_META} (key TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL);
+      CREATE TABLE ${T_ENTRIES} (
+        handle TEXT PRIMARY KEY NOT NULL,
+        sha256 TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        kind TEXT,
+        producer TEXT,
+        tokens_in INTEGER,
+        tokens_out INTEGER,
+        created_at INTEGER NOT NULL,
+        stored_at INTEGER NOT NULL,
+        last_access_at INTEGER NOT NULL,
+        hits INTEGER NOT NULL DEFAULT 0,
+        original BLOB NOT NULL
+      );
+      CREATE INDEX caveman_ccr_entries_idle ON ${T_ENTRIES} (last_access_at);
+      INSERT INTO ${T_META} (key, value) VALUES ('bytes', 0), ('entries', 0);
+      CREATE TRIGGER caveman_ccr_entries_ins AFTER INSERT ON ${T_ENTRIES} BEGIN
+        UPDATE ${T_META} SET value = value + NEW.size WHERE key = 'bytes';
+        UPDATE ${T_META} SET value = value + 1 WHERE key = 'entries';
+      END;
+      CREATE TRIGGER caveman_ccr_entries_del AFTER DELETE ON ${T_ENTRIES} BEGIN
+        UPDATE ${T_META} SET value = value - OLD.size WHERE key = 'bytes';
+        UPDATE ${T_META} SET value = value - 1 WHERE key = 'entries';
+      END;
+      CREATE TRIGGER caveman_ccr_entries_upd AFTER UPDATE OF size ON ${T_ENTRIES} BEGIN
+        UPDATE ${T_META} SET value = value - OLD.size + NEW.size WHERE key = 'bytes';
+      END;
+    `);
+  },
+];
+
+/** Bring our tables to SCHEMA_VERSION, or refuse the file without touching it. */
+export function ensureSchema(db: Database.Database, path: string): void {
+  const pending = inspect(db, path);
+  if (pending === SCHEMA_VERSION) return;
+  db.transaction(() => {
+    // Another process may have migrated between our look and our lock.
+    let version = inspect(db, path);
+    while (version < SCHEMA_VERSION) {
+      MIGRATIONS[version]!(db);
+      version += 1;
+      db.prepare(`INSERT INTO ${T_META} (key, value) VALUES ('schema_version', ?)
+        ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(version);
+    }
+    check(db, path);
+  }).immediate();
+}
+
+/**
+ * Our schema version in this file (0 when none of our objects exist yet), or store_foreign_schema.
+ * Read-only, so it can run before anything (even the journal mode) is changed in the file.
+ */
+export function inspect(db: Database.Database, path: string): number {
+  const ours = db
+    .prepare("SELECT name FROM sqlite_master WHERE substr(name, 1, ?) = ?")
+    .pluck()
+    .all(PREFIX.length, PREFIX) as string[];
+  if (ours.length === 0) return 0;
+  if (!ours.includes(T_META)) {
+    throw foreign(path, `it has ${ours.join(", ")} but no ${T_META}`);
+  }
+  const version = db.prepare(`SELECT value FROM ${T_META} WHERE key = 'schema_version'`).pluck().get();
+  if (typeof version !== "number" || !Number.isSafeInteger(version) || version < 1) {
+    throw foreign(path, `${T_META} has no usable schema_version`);
+  }
+  if (version > SCHEMA_VERSION) {
+    throw new CcrStoreError(
+      "store_foreign_schema",
+      `${path} holds CCR schema version ${version}, newer than this build's ${SCHEMA_VERSION}; upgrade caveman-mcp or use another --db`,
+    );
+  }
+  if (version === SCHEMA_VERSION) check(db, path);
+  return version;
+}
+
+function check(db: Database.Database, path: string): void {
+  for (const [table, expected] of Object.entries(EXPECTED_COLUMNS)) {
+    const columns = db.prepare("SELECT name FROM pragma_table_info(?)").pluck().all(table) as string[];
+    if (columns.join(",") !== expected.join(",")) {
+      throw foreign(path, `table ${table} has columns (${columns.join(", ")}), not ours`);
+    }
+  }
+}
+
+function foreign(path: string, why: string): CcrStoreError {
+  return new CcrStoreError(
+    "store_foreign_schema",
+    `${path} is not usable as a CCR store: ${why}; nothing was changed. Point the store at another file`,
+  );
+}

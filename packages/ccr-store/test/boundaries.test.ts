@@ -1,0 +1,53 @@
+// Package boundaries, proved on the sources: no network/child_process/env/cwd/console in src/,
+// and the root entry's import graph never reaches the native better-sqlite3.
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const SRC = join(import.meta.dirname, "..", "src");
+const sources = (readdirSync(SRC, { recursive: true }) as string[])
+  .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))
+  .map((f) => join(SRC, f));
+const importsOf = (file: string): string[] =>
+  [...readFileSync(file, "utf8").matchAll(/(?:from|import)\s*\(?\s*"([^"]+)"/g)].map((m) => m[1]!);
+
+describe("source boundaries", () => {
+  it("imports no network or process-spawning module and calls no fetch", () => {
+    const banned = /^(node:)?(net|http|https|http2|dgram|tls|child_process)$/;
+    for (const file of sources) {
+      expect(
+        importsOf(file).filter((s) => banned.test(s)),
+        relative(SRC, file),
+      ).toEqual([]);
+      expect(readFileSync(file, "utf8"), relative(SRC, file)).not.toMatch(/\bfetch\(/);
+    }
+  });
+
+  it("reads no process.env, calls no process.cwd and writes nothing to the console", () => {
+    for (const file of sources) {
+      const text = readFileSync(file, "utf8");
+      expect(text, relative(SRC, file)).not.toMatch(/process\.env|process\.cwd|console\./);
+    }
+  });
+
+  it("keeps better-sqlite3 out of everything the root entry imports", () => {
+    const seen = new Set<string>();
+    const visit = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const spec of importsOf(file)) {
+        expect(spec, `${relative(SRC, file)} imports ${spec}`).not.toBe("better-sqlite3");
+        if (spec.startsWith(".")) visit(resolve(dirname(file), spec.replace(/\.js$/, ".ts")));
+      }
+    };
+    visit(join(SRC, "index.ts"));
+    expect(seen.size).toBeGreaterThan(5);
+    expect(importsOf(join(SRC, "sqlite", "connection.ts"))).toContain("better-sqlite3");
+  });
+
+  it("lists public exports one by one", () => {
+    for (const entry of ["index.ts", "sqlite.ts"]) {
+      expect(readFileSync(join(SRC, entry), "utf8")).not.toMatch(/export \*/);
+    }
+  });
+});

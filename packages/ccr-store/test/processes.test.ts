@@ -1,0 +1,115 @@
+// Real child processes on one SQLite file: handles agree across processes, two writers do not
+// lose or block each other, and SIGKILL in the middle of a stream of puts loses nothing that had
+// returned. Children run test/children/worker.ts, bundled by test/setup/build-children.ts.
+import { spawn } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { computeHandle } from "../src/index.js";
+import { openSqliteStore } from "../src/sqlite.js";
+import { originalFor } from "./children/originals.js";
+import { CHILD_DIR, parseLines, runWorker, tempDir } from "./helpers.js";
+
+let dir: string;
+let db: string;
+let cleanup: () => void;
+beforeEach(() => {
+  ({ dir, cleanup } = tempDir());
+  db = join(dir, "ccr.db");
+});
+afterEach(() => cleanup());
+
+describe("across processes", () => {
+  it("a child computes the same handle and reads the bytes the parent wrote", async () => {
+    const store = openSqliteStore({ path: db });
+    const bytes = new Uint8Array(randomBytes(70_000));
+    const { handle } = store.put(bytes);
+    const file = join(dir, "original.bin");
+    writeFileSync(file, bytes);
+    const result = await runWorker(["read", db, file]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.lines).toEqual([{ handle, found: true, same: true }]);
+    expect(handle).toBe(computeHandle(bytes));
+    store.close();
+  });
+
+  it("two processes doing 500 puts and gets each at once lose nothing and never see SQLITE_BUSY", async () => {
+    const [a, b] = await Promise.all([
+      runWorker(["hammer", db, "A", "500"]),
+      runWorker(["hammer", db, "B", "500"]),
+    ]);
+    for (const r of [a, b]) {
+      expect(r.code, JSON.stringify(r.lines) + r.stderr).toBe(0);
+      expect(r.lines).toHaveLength(1);
+      expect(r.lines[0]).toMatchObject({ mismatches: 0 });
+    }
+    const handles = [a, b].flatMap((r) => (r.lines[0] as { handles: string[] }).handles);
+    expect(handles).toHaveLength(1000);
+    const unique = [...new Set(handles)];
+    // Every tenth original is the same in both streams, so 50 of the 1000 puts were shared.
+    expect(unique).toHaveLength(950);
+    const list = join(dir, "handles.json");
+    writeFileSync(list, JSON.stringify(unique));
+    const verified = await Promise.all([runWorker(["verify", db, list]), runWorker(["verify", db, list])]);
+    for (const v of verified) expect(v.lines, v.stderr).toEqual([{ ok: 950, total: 950 }]);
+    const store = openSqliteStore({ path: db });
+    expect(store.stats()).toMatchObject({ entries: 950 });
+    for (let i = 0; i < 500; i++) {
+      for (const id of ["A", "B"]) {
+        const want = originalFor(id, i);
+        expect(Buffer.compare(store.get(computeHandle(want))!.original, want)).toBe(0);
+      }
+    }
+    store.close();
+  });
+
+  it("SIGKILL in the middle of a stream of puts leaves an intact database holding every returned put", async () => {
+    for (const id of ["K1", "K2", "K3"]) {
+      const reported = await streamThenKill(id, 200 + Math.floor(Math.random() * 400));
+      expect(reported.length).toBeGreaterThan(100);
+      const check = new Database(db);
+      expect(check.pragma("integrity_check", { simple: true })).toBe("ok");
+      // Every record present is whole: its bytes match its hash (a put is all or nothing).
+      const rows = check.prepare("SELECT sha256, original FROM caveman_ccr_entries").all() as Array<{
+        sha256: string;
+        original: Buffer;
+      }>;
+      expect(rows.length).toBeGreaterThanOrEqual(reported.length);
+      for (const r of rows) expect(createHash("sha256").update(r.original).digest("hex")).toBe(r.sha256);
+      check.close();
+      const store = openSqliteStore({ path: db });
+      for (const { handle, i } of reported) {
+        const rec = store.get(handle);
+        expect(rec, `${id}#${i}`).not.toBeNull();
+        expect(Buffer.compare(rec!.original, originalFor(id, i))).toBe(0);
+      }
+      store.close();
+    }
+  });
+});
+
+/** Start a streaming writer, SIGKILL it after `after` reported puts, return what it reported. */
+function streamThenKill(id: string, after: number): Promise<Array<{ handle: string; i: number }>> {
+  const child = spawn(process.execPath, [join(CHILD_DIR, "worker.mjs"), "stream", db, id], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  let stderr = "";
+  child.stderr.on("data", (d: Buffer) => {
+    stderr += d.toString();
+  });
+  child.stdout.on("data", (d: Buffer) => {
+    out += d.toString("utf8");
+    if (!child.killed && out.split("\n").length > after) child.kill("SIGKILL");
+  });
+  return new Promise((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (_code, signal) => {
+      if (signal !== "SIGKILL")
+        reject(new Error(`stream child ended without SIGKILL: ${out.slice(-500)} ${stderr}`));
+      else resolve(parseLines(out) as Array<{ handle: string; i: number }>);
+    });
+  });
+}
