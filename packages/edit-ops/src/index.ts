@@ -1,0 +1,25 @@
+// Everything exported here is the public API of @caveman/edit-ops.
+
+export type { Editor } from "./editor.js";
+export { createEditor } from "./editor.js";
+export type { EditErrorCode, EditErrorDetails } from "./errors.js";
+export { EditError, isEditError } from "./errors.js";
+export type { PathSpec } from "./pathspec.js";
+export { parsePathSpec } from "./pathspec.js";
+export type {
+  BatchEdit,
+  BatchInput,
+  DeleteInput,
+  EditorOptions,
+  EditResult,
+  InsertInput,
+  LineRange,
+  Origin,
+  ReadInput,
+  ReadResult,
+  RemovedText,
+  ReplaceInput,
+  Target,
+  UndoInput,
+  WriteInput,
+} from "./types.js";

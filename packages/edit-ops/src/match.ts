@@ -1,0 +1,138 @@
+// Exact-text matching for `replace { old, new }`. The file and `old` are compared with line
+// endings normalised to "\n" (an agent cannot see CR), everything else byte for byte. The match
+// must be unique; the errors give the count and every matching line so the caller can pick a range.
+
+import { EditError } from "./errors.js";
+import type { Region } from "./splice.js";
+import { type Doc, splitContent } from "./text.js";
+
+export interface TextMatch {
+  region: Region;
+  /** The matched text with the file's own line endings. */
+  removed: string;
+  /** 1-based inclusive lines the match covers. */
+  startLine: number;
+  endLine: number;
+}
+
+const MAX_REPORTED = 50;
+
+export function normalizeNewlines(text: string): string {
+  return text.includes("\r\n") ? text.replace(/\r\n/g, "\n") : text;
+}
+
+/** Start offset of each line in the "\n"-joined text, plus a sentinel at the end. */
+function lineStarts(doc: Doc): number[] {
+  const starts = new Array<number>(doc.lines.length + 1);
+  let off = 0;
+  for (let i = 0; i < doc.lines.length; i++) {
+    starts[i] = off;
+    off += doc.lines[i]!.length + (doc.eols[i] === "" ? 0 : 1);
+  }
+  starts[doc.lines.length] = off;
+  return starts;
+}
+
+function lineAt(starts: number[], offset: number): number {
+  let lo = 0;
+  let hi = starts.length - 2;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+export function normalizedText(doc: Doc): string {
+  const parts: string[] = [];
+  for (let i = 0; i < doc.lines.length; i++) parts.push(doc.lines[i]! + (doc.eols[i] === "" ? "" : "\n"));
+  return parts.join("");
+}
+
+export function findUnique(doc: Doc, oldText: string, newText: string, path: string, edit = 0): TextMatch {
+  if (oldText.length === 0) {
+    throw new EditError(
+      "invalid_argument",
+      "`old` is empty; give the exact text to replace, or a line range",
+    );
+  }
+  const needle = normalizeNewlines(oldText);
+  const hay = normalizedText(doc);
+  const starts = lineStarts(doc);
+  const hits: number[] = [];
+  for (let i = hay.indexOf(needle); i !== -1; i = hay.indexOf(needle, i + 1)) {
+    hits.push(i);
+    if (hits.length > MAX_REPORTED) break;
+  }
+  if (hits.length === 0) {
+    throw new EditError(
+      "no_match",
+      `\`old\` text was not found in ${path} (${doc.lines.length} lines)${nearHint(doc, needle)}; ` +
+        "read the file again and copy the text exactly, or replace by line range",
+      { path, total_lines: doc.lines.length },
+    );
+  }
+  if (hits.length > 1) {
+    const lines = hits.slice(0, MAX_REPORTED).map((h) => lineAt(starts, h) + 1);
+    const count = hits.length > MAX_REPORTED ? `more than ${MAX_REPORTED}` : String(hits.length);
+    throw new EditError(
+      "ambiguous_match",
+      `\`old\` text matches ${count} times in ${path} (at lines ${lines.join(", ")}); ` +
+        "add surrounding lines to make it unique, or replace by line range",
+      { path, match_lines: lines, total_lines: doc.lines.length },
+    );
+  }
+  const s = hits[0]!;
+  const e = s + needle.length;
+  const first = lineAt(starts, s);
+  const lastCovered = lineAt(starts, e - 1);
+  // The region runs to the end of the line holding the first unmatched character, so the text
+  // after the match on that line survives. A match that ends with "\n" ends at a line boundary:
+  // it replaces whole lines and the next line is left alone (its own ending included).
+  const after = e >= hay.length ? doc.lines.length : lineAt(starts, e);
+  const regionEnd = e >= hay.length || starts[after] === e ? after : after + 1;
+  const regionText = hay.slice(starts[first]!, starts[regionEnd]!);
+  const replaced =
+    regionText.slice(0, s - starts[first]!) +
+    normalizeNewlines(newText) +
+    regionText.slice(e - starts[first]!);
+  const region: Region = { start: first, end: regionEnd, lines: splitContent(replaced).lines, edit };
+  return {
+    region,
+    removed: rawSlice(doc, starts, s, e),
+    startLine: first + 1,
+    endLine: lastCovered + 1,
+  };
+}
+
+/** Map a normalised [s, e) back to the file's own text (CRLF where the file has CRLF). */
+function rawSlice(doc: Doc, starts: number[], s: number, e: number): string {
+  const first = lineAt(starts, s);
+  const last = lineAt(starts, e - 1);
+  let out = "";
+  for (let i = first; i <= last; i++) {
+    const full = doc.lines[i]! + (doc.eols[i] === "" ? "" : "\n");
+    const from = i === first ? s - starts[i]! : 0;
+    const to = i === last ? e - starts[i]! : full.length;
+    let piece = full.slice(from, to);
+    if (doc.eols[i] === "\r\n" && piece.endsWith("\n") && to === full.length)
+      piece = `${piece.slice(0, -1)}\r\n`;
+    out += piece;
+  }
+  return out;
+}
+
+/** When the text exists with different whitespace, say where: the usual cause of a miss. */
+function nearHint(doc: Doc, needle: string): string {
+  const firstLine = needle.split("\n").find((l) => l.trim() !== "");
+  if (!firstLine) return "";
+  const want = firstLine.trim().replace(/\s+/g, " ");
+  const near: number[] = [];
+  for (let i = 0; i < doc.lines.length && near.length < 5; i++) {
+    if (doc.lines[i]!.trim().replace(/\s+/g, " ").includes(want)) near.push(i + 1);
+  }
+  return near.length > 0
+    ? ` (its first line appears, with different whitespace or context, at lines ${near.join(", ")})`
+    : "";
+}

@@ -1,0 +1,146 @@
+// The shared path of every mutating operation: resolve inside the roots, take the per-path
+// lock, load one snapshot, check `expected_hash`, then splice, encode, diff and warn, and write
+// atomically and journal unless this is a preview. Nothing is written before every check passed.
+
+import { bool, expectedHash } from "./args.js";
+import { balanceWarnings, checksFor, TallyCache, tallyBytes } from "./balance.js";
+import type { Change } from "./diff.js";
+import { PathLocks } from "./lock.js";
+import type { Plan } from "./plan.js";
+import { buildResult } from "./result.js";
+import { type Root, resolvePath } from "./roots.js";
+import { splice } from "./splice.js";
+import { checkExpected, commit, type Loaded, load, type StoreDeps } from "./store.js";
+import { type ByteSplice, type Doc, dominantEol, emptyDoc, encode, encodeSpliced, sha256 } from "./text.js";
+import type { EditResult } from "./types.js";
+
+export interface MutatorContext {
+  roots: Root[];
+  deps: StoreDeps;
+  io: { randomHex: () => string; now: () => number };
+  maxDiffBytes: number;
+}
+
+export function createMutator({ roots, deps, io, maxDiffBytes }: MutatorContext) {
+  const locks = new PathLocks();
+  const tallies = new TallyCache();
+
+  const guarded = async (
+    rec: Record<string, unknown>,
+    path: string,
+    mustExist: boolean,
+    fn: (loaded: Loaded, preview: boolean) => Promise<EditResult>,
+  ): Promise<EditResult> => {
+    const preview = bool(rec, "preview") ?? false;
+    const expected = expectedHash(rec);
+    const at = await resolvePath(path, roots);
+    return locks.run(at.real, async () => {
+      const loaded = await load(deps, at, mustExist);
+      checkExpected(loaded, expected);
+      return fn(loaded, preview);
+    });
+  };
+
+  /** Apply a plan to the loaded document and write (unless preview). */
+  const applyPlan = async (
+    op: EditResult["op"],
+    loaded: Loaded,
+    plan: Plan,
+    preview: boolean,
+  ): Promise<EditResult> => {
+    const before = loaded.doc!;
+    const { doc: after, placed, from } = splice(before, plan.regions, plan.emptyFinalNewline);
+    const changes = plan.regions.map((r, i) => ({
+      oldStart: r.start,
+      oldEnd: r.end,
+      newStart: placed[i]!.start,
+      newEnd: placed[i]!.end,
+    }));
+    const warnings: string[] = [];
+    if (plan.contentCrlf && dominantEol(before) === "\n") {
+      warnings.push("the content's CRLF line endings were written as LF to match the file");
+    }
+    if (!loaded.bytes)
+      return finish(op, loaded, after, encode(after), changes, plan.removed, preview, warnings);
+    const next = encodeSpliced(before, loaded.bytes, after, from);
+    return finish(
+      op,
+      loaded,
+      after,
+      next.bytes,
+      changes,
+      plan.removed,
+      preview,
+      warnings,
+      false,
+      next.splices,
+    );
+  };
+
+  const finish = async (
+    op: EditResult["op"],
+    loaded: Loaded,
+    after: Doc,
+    next: Buffer,
+    changes: Array<{ oldStart: number; oldEnd: number; newStart: number; newEnd: number }>,
+    removed: EditResult["removed"],
+    preview: boolean,
+    warnings: string[],
+    createDirs = false,
+    splices?: ByteSplice[],
+  ): Promise<EditResult> => {
+    const changed = loaded.bytes === null || !next.equals(loaded.bytes);
+    const written = changed && !preview;
+    const hash = sha256(next);
+    const before = loaded.doc ?? emptyDoc();
+    const balance = changed && loaded.bytes ? checkBalance(loaded, before, after, changes) : null;
+    if (balance) warnings.push(...balance.warnings);
+    if (written) {
+      warnings.push(
+        ...(await commit(deps, loaded, next, {
+          op,
+          createDirs,
+          journal: true,
+          hash,
+          ...(splices ? { splices } : {}),
+          ...io,
+        })),
+      );
+      if (balance) tallies.remember(loaded.at.real, hash, balance.after);
+    }
+    return buildResult({
+      op,
+      path: loaded.at.path,
+      display: loaded.at.display,
+      before,
+      after,
+      changes: changed ? changes : [],
+      removed: changed ? removed : [],
+      preview,
+      written,
+      changed,
+      created: loaded.bytes === null,
+      deleted: false,
+      oldHash: loaded.hash,
+      hash,
+      warnings,
+      maxDiffBytes,
+    });
+  };
+
+  /** Balance warnings; the whole-file tally is remembered per file hash, so repeat edits skip it. */
+  const checkBalance = (loaded: Loaded, before: Doc, after: Doc, changes: Change[]) => {
+    const checks = checksFor(loaded.at.display);
+    if (!checks.pairs && !checks.tags) return null;
+    let whole = tallies.get(loaded.at.real, loaded.hash!);
+    if (!whole) {
+      whole = tallyBytes(loaded.bytes!, checks.tags);
+      tallies.remember(loaded.at.real, loaded.hash!, whole);
+    }
+    const out = changes.map((c) => before.lines.slice(c.oldStart, c.oldEnd).join("\n")).join("\n");
+    const into = changes.map((c) => after.lines.slice(c.newStart, c.newEnd).join("\n")).join("\n");
+    return balanceWarnings(loaded.at.display, whole, out, into);
+  };
+
+  return { guarded, applyPlan, finish, locks };
+}

@@ -1,0 +1,43 @@
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { openRoots, resolvePath } from "./roots.js";
+import { commit, load, type StoreDeps } from "./store.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function env() {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "edit-ops-store-")));
+  dirs.push(root);
+  const deps: StoreDeps = {
+    maxFileBytes: 1 << 20,
+    journal: { dir: join(root, ".journal"), depth: 5, randomHex: () => "0123456789abcdef", now: Date.now },
+  };
+  return { root, deps, roots: openRoots([root]) };
+}
+
+const io = { op: "replace", journal: true, randomHex: () => "fedcba9876543210", now: Date.now };
+
+describe("commit", () => {
+  it("refuses with conflict when the file changed after it was loaded, writing nothing", async () => {
+    const { root, deps, roots } = env();
+    const f = join(root, "a.txt");
+    writeFileSync(f, "one\n");
+    const loaded = await load(deps, await resolvePath("a.txt", roots), true);
+    writeFileSync(f, "someone else, longer\n");
+    await expect(commit(deps, loaded, Buffer.from("mine\n"), io)).rejects.toMatchObject({ code: "conflict" });
+    expect(readFileSync(f, "utf8")).toBe("someone else, longer\n");
+  });
+
+  it("refuses to create a file that appeared after it was found missing", async () => {
+    const { root, deps, roots } = env();
+    const loaded = await load(deps, await resolvePath("b.txt", roots), false);
+    writeFileSync(join(root, "b.txt"), "theirs");
+    await expect(commit(deps, loaded, Buffer.from("mine"), io)).rejects.toMatchObject({ code: "conflict" });
+    expect(readFileSync(join(root, "b.txt"), "utf8")).toBe("theirs");
+  });
+});

@@ -1,0 +1,102 @@
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { createEditor } from "../src/index.js";
+import { failure, setup } from "./helpers.js";
+
+function outsideDir() {
+  const d = realpathSync(mkdtempSync(join(tmpdir(), "edit-ops-outside-")));
+  onTestFinished(() => rmSync(d, { recursive: true, force: true }));
+  writeFileSync(join(d, "secret.txt"), "secret\n");
+  return d;
+}
+
+describe("confinement", () => {
+  it("resolves relative paths from the first root and accepts absolute paths inside a root", async () => {
+    const { editor, file, abs } = setup();
+    file("a.txt", "x\n");
+    expect((await editor.read({ path: "a.txt" })).path).toBe(abs("a.txt"));
+    expect((await editor.read({ path: abs("a.txt") })).path).toBe(abs("a.txt"));
+    expect((await editor.read({ path: `file://${abs("a.txt")}:1` })).numbered).toBe("1\tx");
+  });
+
+  it("refuses .. traversal and absolute paths outside, listing the allowed roots", async () => {
+    const { editor, root } = setup();
+    const out = outsideDir();
+    const err = await failure(editor.read({ path: `../${out.split("/").pop()}/secret.txt` }));
+    expect(err.code).toBe("outside_roots");
+    expect(err.message).toContain(root);
+    expect(err.details.roots).toEqual([root]);
+    expect((await failure(editor.write({ path: join(out, "new.txt"), content: "x" }))).code).toBe(
+      "outside_roots",
+    );
+    expect((await failure(editor.read({ path: join(root, "..", "x") }))).code).toBe("outside_roots");
+  });
+
+  it("accepts names that merely start with ..", async () => {
+    const { editor, text } = setup();
+    await editor.write({ path: "..hidden", content: "ok\n" });
+    await editor.write({ path: "...", content: "dots\n" });
+    expect(text("..hidden")).toBe("ok\n");
+    expect(text("...")).toBe("dots\n");
+  });
+
+  it("refuses a symlink that points out, for reads and writes, and leaves the target alone", async () => {
+    const { editor, abs } = setup();
+    const out = outsideDir();
+    symlinkSync(join(out, "secret.txt"), abs("escape.txt"));
+    symlinkSync(out, abs("escape-dir"));
+    expect((await failure(editor.read({ path: "escape.txt" }))).code).toBe("outside_roots");
+    expect((await failure(editor.replace({ path: "escape.txt:1", content: "pwned" }))).code).toBe(
+      "outside_roots",
+    );
+    expect((await failure(editor.write({ path: "escape-dir/new.txt", content: "x" }))).code).toBe(
+      "outside_roots",
+    );
+    expect(
+      (await failure(editor.write({ path: "escape-dir/deep/new.txt", content: "x", create_dirs: true })))
+        .code,
+    ).toBe("outside_roots");
+    expect(readFileSync(join(out, "secret.txt"), "utf8")).toBe("secret\n");
+  });
+
+  it("allows a symlink that stays inside the roots, also into a second root", async () => {
+    const { root, journalDir } = setup();
+    const second = outsideDir();
+    mkdirSync(join(root, "sub"));
+    writeFileSync(join(root, "sub", "f.txt"), "in\n");
+    symlinkSync(join(root, "sub"), join(root, "via"));
+    symlinkSync(join(second, "secret.txt"), join(root, "to-second"));
+    const editor = createEditor({ roots: [root, second], journalDir });
+    expect((await editor.read({ path: "via/f.txt" })).content).toBe("in\n");
+    await editor.replace({ path: "to-second:1", content: "shared" });
+    expect(readFileSync(join(second, "secret.txt"), "utf8")).toBe("shared\n");
+  });
+
+  it("refuses a dangling symlink instead of creating its target", async () => {
+    const { editor, abs } = setup();
+    symlinkSync(abs("missing-target.txt"), abs("dangling"));
+    expect((await failure(editor.write({ path: "dangling", content: "x" }))).code).toBe("not_found");
+  });
+
+  it("refuses roots that are relative or missing", () => {
+    expect(() => createEditor({ roots: ["relative"], journalDir: "/tmp/j" })).toThrow(
+      expect.objectContaining({ code: "invalid_argument" }),
+    );
+    expect(() => createEditor({ roots: ["/definitely/not/here"], journalDir: "/tmp/j" })).toThrow(
+      expect.objectContaining({ code: "invalid_argument" }),
+    );
+    expect(() => createEditor({ roots: [], journalDir: "/tmp/j" })).toThrow(
+      expect.objectContaining({ code: "invalid_argument" }),
+    );
+  });
+});

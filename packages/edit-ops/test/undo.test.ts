@@ -1,0 +1,148 @@
+import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { createEditor } from "../src/index.js";
+import { failure, lines, setup } from "./helpers.js";
+
+describe("undo", () => {
+  it("walks back a sequence of edits to the original bytes", async () => {
+    const { editor, file, bytes } = setup();
+    file("a.txt", "a\r\nb\nc");
+    const original = bytes("a.txt");
+    await editor.insert({ path: "a.txt", after_line: 3, content: "d" });
+    await editor.replace({ path: "a.txt", old: "b", new: "B" });
+    await editor.delete({ path: "a.txt:1" });
+    await editor.batch({
+      path: "a.txt",
+      edits: [
+        { start_line: 1, content: "x" },
+        { after_line: 3, content: "y" },
+      ],
+    });
+    for (let i = 0; i < 4; i++) await editor.undo({ path: "a.txt" });
+    expect(bytes("a.txt")).toEqual(original);
+    expect((await failure(editor.undo({ path: "a.txt" }))).code).toBe("nothing_to_undo");
+  });
+
+  it("returns what the undo removed, with a diff", async () => {
+    const { editor, file, abs } = setup();
+    file("a.txt", lines(3));
+    await editor.replace({ path: "a.txt:2", content: "TWO" });
+    const r = await editor.undo({ path: "a.txt" });
+    expect(r.removed).toEqual([
+      { text: "TWO\n", origin: { path: abs("a.txt"), start_line: 2, end_line: 2 } },
+    ]);
+    expect(r.diff).toContain("-TWO\n+line 2");
+  });
+
+  it("refuses with conflict after an outside change and writes nothing", async () => {
+    const { editor, file, abs, bytes } = setup();
+    file("a.txt", lines(3));
+    await editor.replace({ path: "a.txt:1", content: "edited" });
+    writeFileSync(abs("a.txt"), "someone else\n");
+    const err = await failure(editor.undo({ path: "a.txt" }));
+    expect(err.code).toBe("conflict");
+    expect(bytes("a.txt").toString()).toBe("someone else\n");
+  });
+
+  it("works after a restart (a new editor on the same journal directory)", async () => {
+    const { editor, file, bytes, root, journalDir } = setup();
+    file("a.txt", lines(3));
+    const original = bytes("a.txt");
+    await editor.replace({ path: "a.txt:2", content: "changed" });
+    const restarted = createEditor({ roots: [root], journalDir });
+    await restarted.undo({ path: "a.txt" });
+    expect(bytes("a.txt")).toEqual(original);
+  });
+
+  it("deletes a file the edit created, only if untouched since", async () => {
+    const { editor, abs } = setup();
+    await editor.write({ path: "made.txt", content: "x\n" });
+    const r = await editor.undo({ path: "made.txt" });
+    expect(r.deleted).toBe(true);
+    expect(existsSync(abs("made.txt"))).toBe(false);
+  });
+
+  it("restores an overwritten file and keeps its mode", async () => {
+    const { editor, file, abs, bytes } = setup();
+    file("x.sh", "old\n");
+    const { chmodSync } = await import("node:fs");
+    chmodSync(abs("x.sh"), 0o755);
+    await editor.write({ path: "x.sh", content: "new\n" });
+    await editor.undo({ path: "x.sh" });
+    expect(bytes("x.sh").toString()).toBe("old\n");
+    expect(statSync(abs("x.sh")).mode & 0o777).toBe(0o755);
+  });
+
+  it("previews an undo without writing or dropping the entry", async () => {
+    const { editor, file, bytes } = setup();
+    file("a.txt", "a\n");
+    await editor.replace({ path: "a.txt:1", content: "b" });
+    const r = await editor.undo({ path: "a.txt", preview: true });
+    expect(r).toMatchObject({ preview: true, written: false });
+    expect(bytes("a.txt").toString()).toBe("b\n");
+    await editor.undo({ path: "a.txt" });
+    expect(bytes("a.txt").toString()).toBe("a\n");
+  });
+
+  it("keeps a bounded journal in private files", async () => {
+    const { file, root, journalDir } = setup();
+    const editor = createEditor({ roots: [root], journalDir, journalDepth: 3 });
+    file("a.txt", "0\n");
+    for (let i = 1; i <= 5; i++) await editor.replace({ path: "a.txt:1", content: String(i) });
+    const [dir] = readdirSync(journalDir);
+    const entries = readdirSync(join(journalDir, dir!)).filter((n) => n.endsWith(".json"));
+    expect(entries).toHaveLength(3);
+    expect(statSync(join(journalDir, dir!)).mode & 0o777).toBe(0o700);
+    expect(statSync(join(journalDir, dir!, entries[0]!)).mode & 0o777).toBe(0o600);
+    for (let i = 0; i < 3; i++) await editor.undo({ path: "a.txt" });
+    expect((await failure(editor.undo({ path: "a.txt" }))).code).toBe("nothing_to_undo");
+  });
+
+  it("stores a one-line edit and a spread-out batch of a large file as small journal entries", async () => {
+    const { editor, file, journalDir, bytes } = setup();
+    file("big.txt", lines(20_000));
+    const original = bytes("big.txt");
+    await editor.replace({ path: "big.txt:10000", content: "x" });
+    await editor.batch({
+      path: "big.txt",
+      edits: [
+        { start_line: 2, content: "a" },
+        { start_line: 19_999, content: "b" },
+      ],
+    });
+    const [dir] = readdirSync(journalDir);
+    const bins = readdirSync(join(journalDir, dir!)).filter((n) => n.endsWith(".bin"));
+    expect(bins).toHaveLength(2);
+    for (const bin of bins) expect(statSync(join(journalDir, dir!, bin)).size).toBeLessThan(100);
+    await editor.undo({ path: "big.txt" });
+    await editor.undo({ path: "big.txt" });
+    expect(bytes("big.txt").equals(original)).toBe(true);
+  });
+
+  it("refuses a corrupt journal entry with io_error and writes nothing", async () => {
+    const { editor, file, journalDir, bytes } = setup();
+    file("a.txt", "a\n");
+    await editor.replace({ path: "a.txt:1", content: "b" });
+    const [dir] = readdirSync(journalDir);
+    const bin = readdirSync(join(journalDir, dir!)).find((n) => n.endsWith(".bin"))!;
+    writeFileSync(join(journalDir, dir!, bin), "tampered");
+    expect((await failure(editor.undo({ path: "a.txt" }))).code).toBe("io_error");
+    expect(bytes("a.txt").toString()).toBe("b\n");
+  });
+});
+
+describe("undo of a creation", () => {
+  it("refuses when the created file was changed or removed since", async () => {
+    const { editor, abs } = setup();
+    await editor.write({ path: "made.txt", content: "x\n" });
+    writeFileSync(abs("made.txt"), "changed\n");
+    expect((await failure(editor.undo({ path: "made.txt" }))).code).toBe("conflict");
+    expect(existsSync(abs("made.txt"))).toBe(true);
+    const { unlinkSync } = await import("node:fs");
+    unlinkSync(abs("made.txt"));
+    const gone = await failure(editor.undo({ path: "made.txt" }));
+    expect(gone.code).toBe("conflict");
+    expect(gone.message).toContain("no longer exists");
+  });
+});
