@@ -1,0 +1,124 @@
+// argv parsing. Contract: pure (no env, no fs); options may come before or after the subcommand,
+// as `--flag value` or `--flag=value`; anything unknown or missing is a ConfigError that names it.
+import { ConfigError } from "./errors.js";
+
+export type Command =
+  | { name: "serve" }
+  | { name: "compress"; file: string; json: boolean; hint?: string; query?: string }
+  | { name: "retrieve"; handle: string; query?: string; json: boolean }
+  | { name: "stats"; json: boolean }
+  | { name: "chips"; action: "list" | "show" | "clear"; id?: string; json: boolean }
+  | { name: "doctor"; json: boolean }
+  | { name: "help" }
+  | { name: "version" };
+
+export interface Flags {
+  roots: string[];
+  tools?: string;
+  db?: string;
+  ephemeral: boolean;
+  chipDir?: string;
+  chipMax?: string;
+  chipTtl?: string;
+  maxInboundBytes?: string;
+  maxResultBytes?: string;
+}
+
+const VALUE_FLAGS = new Set([
+  "--root",
+  "--tools",
+  "--db",
+  "--chip-dir",
+  "--chip-max",
+  "--chip-ttl",
+  "--max-inbound-bytes",
+  "--max-result-bytes",
+  "--query",
+  "--hint",
+]);
+const BOOL_FLAGS = new Set(["--ephemeral", "--json", "--help", "-h", "--version", "-V"]);
+
+export function parseArgs(argv: string[]): { command: Command; flags: Flags } {
+  const flags: Flags = { roots: [], ephemeral: false };
+  const values = new Map<string, string>();
+  const bools = new Set<string>();
+  const positional: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "-" || !arg.startsWith("-")) {
+      positional.push(arg);
+      continue;
+    }
+    if (arg === "--") {
+      positional.push(...argv.slice(i + 1));
+      break;
+    }
+    const eq = arg.indexOf("=");
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    if (BOOL_FLAGS.has(name)) {
+      if (eq > 0) throw new ConfigError(`${name} takes no value`);
+      bools.add(name);
+      continue;
+    }
+    if (!VALUE_FLAGS.has(name)) throw new ConfigError(`unknown option ${name} (see caveman-mcp --help)`);
+    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+    if (value === undefined) throw new ConfigError(`${name} needs a value`);
+    if (name === "--root") flags.roots.push(value);
+    else values.set(name, value);
+  }
+  flags.tools = values.get("--tools");
+  flags.db = values.get("--db");
+  flags.chipDir = values.get("--chip-dir");
+  flags.chipMax = values.get("--chip-max");
+  flags.chipTtl = values.get("--chip-ttl");
+  flags.maxInboundBytes = values.get("--max-inbound-bytes");
+  flags.maxResultBytes = values.get("--max-result-bytes");
+  flags.ephemeral = bools.has("--ephemeral");
+  const json = bools.has("--json");
+  const query = values.get("--query");
+  const hint = values.get("--hint");
+
+  if (bools.has("--help") || bools.has("-h")) return { command: { name: "help" }, flags };
+  if (bools.has("--version") || bools.has("-V")) return { command: { name: "version" }, flags };
+  const [name, ...rest] = positional;
+  const extra = (max: number) => {
+    if (rest.length > max) throw new ConfigError(`${name}: unexpected argument "${rest[max]}"`);
+  };
+  switch (name) {
+    case undefined:
+    case "serve":
+      extra(0);
+      return { command: { name: "serve" }, flags };
+    case "help":
+      return { command: { name: "help" }, flags };
+    case "compress":
+      extra(1);
+      return { command: { name: "compress", file: rest[0] ?? "-", json, hint, query }, flags };
+    case "retrieve":
+      extra(1);
+      if (!rest[0])
+        throw new ConfigError("retrieve: give a handle (caveman-mcp retrieve ccr_<hex> [--query Q])");
+      return { command: { name: "retrieve", handle: rest[0], query, json }, flags };
+    case "stats":
+      extra(0);
+      return { command: { name: "stats", json }, flags };
+    case "doctor":
+      extra(0);
+      return { command: { name: "doctor", json }, flags };
+    case "chips": {
+      const action = rest[0] ?? "list";
+      if (action === "list" || action === "clear") {
+        extra(1);
+        return { command: { name: "chips", action, json }, flags };
+      }
+      if (action === "show") {
+        extra(2);
+        if (!rest[1]) throw new ConfigError("chips show: give a chip id (caveman-mcp chips show abc123)");
+        return { command: { name: "chips", action, id: rest[1], json }, flags };
+      }
+      throw new ConfigError(`chips: unknown action "${action}" (list, show ID, clear)`);
+    }
+    default:
+      throw new ConfigError(`unknown command "${name}" (see caveman-mcp --help)`);
+  }
+}

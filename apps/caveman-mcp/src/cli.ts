@@ -1,0 +1,74 @@
+// Entry point of the caveman-mcp binary. Contract: parse and validate the whole configuration
+// first — a bad setting prints one line on stderr and exits 2, before any store or stream is
+// touched — then run exactly one command and exit with its code. Only the MCP transport writes
+// to stdout while serving.
+import { runChips, runStats } from "./commands/admin.js";
+import { runDoctor } from "./commands/doctor.js";
+import type { Io } from "./commands/io.js";
+import { runToolCommand } from "./commands/tools.js";
+import { type Config, loadConfig } from "./config.js";
+import { ConfigError } from "./errors.js";
+import { HELP } from "./help.js";
+import { serve } from "./serve.js";
+import { VERSION } from "./version.js";
+
+async function main(argv: string[]): Promise<number> {
+  const io: Io = { stdout: process.stdout, stderr: process.stderr };
+  process.stderr.on("error", () => {});
+  let loaded: ReturnType<typeof loadConfig>;
+  try {
+    loaded = loadConfig({ argv });
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`caveman-mcp: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  const { command, config } = loaded;
+  return run(command, config, io);
+}
+
+async function run(
+  command: ReturnType<typeof loadConfig>["command"],
+  config: Config,
+  io: Io,
+): Promise<number> {
+  switch (command.name) {
+    case "help":
+      io.stdout.write(HELP);
+      return 0;
+    case "version":
+      io.stdout.write(`${VERSION}\n`);
+      return 0;
+    case "serve":
+      return serve(config);
+    case "compress":
+    case "retrieve":
+      return runToolCommand(command, config, io);
+    case "stats":
+      return runStats(command, config, io);
+    case "chips":
+      return runChips(command, config, io);
+    case "doctor":
+      return runDoctor(command, config, io);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+    // Serving may leave handles (stdin) open; the command is done, so leave now.
+    process.stdout.write("", () => process.exit(code));
+  },
+  (err: unknown) => {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`caveman-mcp: ${err.message}\n`);
+      process.exit(2);
+    }
+    process.stderr.write(
+      `caveman-mcp: error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
+    process.exit(1);
+  },
+);

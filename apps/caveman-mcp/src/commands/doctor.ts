@@ -1,0 +1,87 @@
+// `doctor`: checks what the server would use and prints the config it would run with. Contract:
+// read-only apart from creating missing store/chip directories (which the server would create
+// too); each check is one line `ok|FAIL <what>: <detail>`; exit 0 when all pass, 1 otherwise.
+import { accessSync, constants, statSync } from "node:fs";
+import type { Command } from "../args.js";
+import type { Config } from "../config.js";
+import { openStores } from "../stores.js";
+import { VERSION } from "../version.js";
+import { type Io, writeOut } from "./io.js";
+
+interface Check {
+  ok: boolean;
+  what: string;
+  detail: string;
+}
+
+function mode(path: string): string {
+  return (statSync(path).mode & 0o777).toString(8).padStart(4, "0");
+}
+
+export async function runDoctor(
+  command: Extract<Command, { name: "doctor" }>,
+  config: Config,
+  io: Io,
+): Promise<number> {
+  const checks: Check[] = [];
+  const quiet = { info() {}, warn() {}, error() {} };
+  const stores = openStores(config, quiet);
+  try {
+    const s = stores.ccr.stats();
+    const fallback = stores.store.fallback;
+    checks.push({
+      ok: !fallback,
+      what: "ccr store",
+      detail: fallback
+        ? `${stores.store.path} cannot open (${fallback}); would fall back to memory`
+        : `${s.backend}${stores.store.path ? ` ${stores.store.path} (mode ${mode(stores.store.path)})` : ""}, ${s.entries} entries, ${s.bytes} bytes`,
+    });
+    let chipDetail = `${config.chipDir}`;
+    let chipOk = stores.chipsPersisted;
+    if (chipOk) {
+      try {
+        accessSync(config.chipDir, constants.W_OK);
+        chipDetail += ` (mode ${mode(config.chipDir)}), ${stores.chips.list().length} chips`;
+        if ((statSync(config.chipDir).mode & 0o077) !== 0) chipDetail += "; warning: readable by others";
+      } catch (err) {
+        chipOk = false;
+        chipDetail += ` not writable (${(err as NodeJS.ErrnoException).code})`;
+      }
+    } else chipDetail += " cannot be created; chips would be memory-only";
+    checks.push({ ok: chipOk, what: "chip dir", detail: chipDetail });
+  } finally {
+    stores.close();
+  }
+  for (const root of config.roots) {
+    try {
+      accessSync(root, constants.R_OK | constants.W_OK);
+      checks.push({ ok: true, what: "root", detail: `${root} readable and writable` });
+    } catch (err) {
+      checks.push({
+        ok: false,
+        what: "root",
+        detail: `${root} not readable/writable (${(err as NodeJS.ErrnoException).code})`,
+      });
+    }
+  }
+  const effective = {
+    version: VERSION,
+    roots: config.roots,
+    tools: config.families,
+    store: config.store,
+    chip_dir: config.chipDir,
+    chip_max: config.chipMax,
+    chip_ttl_seconds: config.chipTtlMs === undefined ? null : config.chipTtlMs / 1000,
+    max_inbound_bytes: config.maxInboundBytes,
+    max_result_bytes: config.maxResultBytes,
+    sources: config.sources,
+  };
+  const allOk = checks.every((c) => c.ok);
+  if (command.json) {
+    await writeOut(io, `${JSON.stringify({ ok: allOk, checks, config: effective })}\n`);
+  } else {
+    const lines = checks.map((c) => `${c.ok ? "ok  " : "FAIL"} ${c.what}: ${c.detail}`);
+    await writeOut(io, `${lines.join("\n")}\n\nconfig:\n${JSON.stringify(effective, null, 2)}\n`);
+  }
+  return allOk ? 0 : 1;
+}

@@ -1,0 +1,102 @@
+import { mkdtempSync, realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "./config.js";
+import { ConfigError } from "./errors.js";
+
+const home = realpathSync(mkdtempSync(join(tmpdir(), "caveman-config-")));
+const base = { cwd: home, homedir: home, platform: "linux" };
+
+describe("loadConfig", () => {
+  it("uses embedded defaults with no flags and no environment", () => {
+    const { command, config } = loadConfig({ ...base, argv: [], env: {} });
+    expect(command).toEqual({ name: "serve" });
+    expect(config).toMatchObject({
+      roots: [home],
+      families: ["compress", "edit"],
+      store: { kind: "sqlite", path: join(home, ".caveman", "ccr.db") },
+      chipDir: join(home, ".cache", "caveman-mcp", "chips"),
+      chipMax: 30,
+      chipTtlMs: undefined,
+      maxInboundBytes: 16 * 1024 * 1024,
+    });
+  });
+
+  it("lets argv beat env beat default", () => {
+    const env = {
+      CAVEMAN_TOOLS: "edit",
+      CAVEMAN_CHIP_MAX: "5",
+      CAVEMAN_CCR_DB: "/tmp/env.db",
+      CAVEMAN_MAX_RESULT_BYTES: "2MiB",
+    };
+    const { config } = loadConfig({
+      ...base,
+      env,
+      argv: ["--tools", "compress", "--db=/tmp/flag.db", "--chip-ttl", "60"],
+    });
+    expect(config.families).toEqual(["compress"]);
+    expect(config.store).toEqual({ kind: "sqlite", path: "/tmp/flag.db" });
+    expect(config.chipMax).toBe(5);
+    expect(config.chipTtlMs).toBe(60_000);
+    expect(config.maxResultBytes).toBe(2 * 1024 * 1024);
+    expect(config.sources).toMatchObject({
+      families: "flag",
+      store: "flag",
+      chipMax: "env",
+      chipTtl: "flag",
+    });
+  });
+
+  it("reads roots from CAVEMAN_ROOTS as a path list and --root as a repeatable flag", () => {
+    const a = mkdtempSync(join(home, "a-"));
+    const b = mkdtempSync(join(home, "b-"));
+    expect(loadConfig({ ...base, argv: [], env: { CAVEMAN_ROOTS: `${a}:${b}` } }).config.roots).toEqual([
+      a,
+      b,
+    ]);
+    expect(
+      loadConfig({ ...base, argv: ["--root", b, "--root", a], env: { CAVEMAN_ROOTS: a } }).config.roots,
+    ).toEqual([b, a]);
+  });
+
+  it("selects the memory store with --ephemeral or CAVEMAN_MCP_EPHEMERAL=1", () => {
+    expect(loadConfig({ ...base, argv: ["--ephemeral"], env: {} }).config.store).toEqual({ kind: "memory" });
+    expect(loadConfig({ ...base, argv: [], env: { CAVEMAN_MCP_EPHEMERAL: "1" } }).config.store).toEqual({
+      kind: "memory",
+    });
+  });
+
+  it.each([
+    [["--chip-max", "0"], {}],
+    [["--chip-max", "1.5"], {}],
+    [[], { CAVEMAN_TOOLS: "" + "nope" }],
+    [[], { CAVEMAN_MCP_EPHEMERAL: "maybe" }],
+    [[], { CAVEMAN_CCR_DB: "relative/ccr.db" }],
+    [["--max-inbound-bytes", "lots"], {}],
+    [["--root"], {}],
+    [["chips", "explode"], {}],
+    [["compress", "a", "b"], {}],
+  ])("refuses %j %j with a ConfigError", (argv, env) => {
+    expect(() => loadConfig({ ...base, argv: argv as string[], env: env as Record<string, string> })).toThrow(
+      ConfigError,
+    );
+  });
+
+  it("parses subcommands with their options anywhere on the line", () => {
+    expect(
+      loadConfig({ ...base, env: {}, argv: ["--json", "compress", "f.txt", "--hint", "tsc"] }).command,
+    ).toEqual({
+      name: "compress",
+      file: "f.txt",
+      json: true,
+      hint: "tsc",
+      query: undefined,
+    });
+    expect(loadConfig({ ...base, env: {}, argv: ["chips", "show", "chip://abc123"] }).command).toMatchObject({
+      name: "chips",
+      action: "show",
+      id: "chip://abc123",
+    });
+  });
+});

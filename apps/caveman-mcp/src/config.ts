@@ -1,0 +1,174 @@
+// Configuration of the binary: argv beats env beats default (DESIGN.md section 5). Contract: this
+// is the only module of the project that reads `process.env` or calls `process.cwd()`; it returns
+// a complete, validated Config or throws ConfigError naming the flag or variable at fault, so the
+// binary never half-starts on a bad setting.
+import { statSync } from "node:fs";
+import { homedir as osHomedir, tmpdir as osTmpdir } from "node:os";
+import { delimiter, isAbsolute, resolve } from "node:path";
+import { resolveStoreLocation } from "@caveman/ccr-store";
+import { defaultChipDir } from "@caveman/chip-store";
+import type { ToolFamily } from "@caveman/mcp-server";
+import { type Command, parseArgs } from "./args.js";
+import { ConfigError } from "./errors.js";
+
+export const MIB = 1024 * 1024;
+
+export interface Config {
+  roots: string[];
+  families: ToolFamily[];
+  store: { kind: "memory" } | { kind: "sqlite"; path: string };
+  chipDir: string;
+  chipMax: number;
+  chipTtlMs: number | undefined;
+  maxInboundBytes: number;
+  maxResultBytes: number;
+  /** Where each setting came from, for `doctor`. */
+  sources: Record<string, "flag" | "env" | "default">;
+}
+
+export interface ConfigInput {
+  argv: string[];
+  env?: Readonly<Record<string, string | undefined>>;
+  cwd?: string;
+  homedir?: string;
+  platform?: string;
+}
+
+export function loadConfig(input: ConfigInput): { command: Command; config: Config } {
+  const env = input.env ?? process.env;
+  const cwd = input.cwd ?? process.cwd();
+  const home = input.homedir ?? osHomedir();
+  const { command, flags } = parseArgs(input.argv);
+  const sources: Config["sources"] = {};
+  const pick = (name: string, flag: string | undefined, envName: string): string | undefined => {
+    if (flag !== undefined) {
+      sources[name] = "flag";
+      return flag;
+    }
+    const v = env[envName];
+    if (v !== undefined && v.trim() !== "") {
+      sources[name] = "env";
+      return v;
+    }
+    sources[name] = "default";
+    return undefined;
+  };
+
+  const rootsRaw =
+    flags.roots.length > 0
+      ? flags.roots
+      : (pick("roots", undefined, "CAVEMAN_ROOTS")?.split(delimiter) ?? []);
+  if (flags.roots.length > 0) sources.roots = "flag";
+  const roots = (
+    rootsRaw.filter((r) => r.trim() !== "").length ? rootsRaw.filter((r) => r.trim() !== "") : [cwd]
+  ).map((r) => checkDir(resolve(cwd, expandHome(r, home)), flags.roots.length ? "--root" : "CAVEMAN_ROOTS"));
+
+  const familiesRaw = pick("families", flags.tools, "CAVEMAN_TOOLS") ?? "compress,edit";
+  const families = parseFamilies(familiesRaw, sources.families === "flag" ? "--tools" : "CAVEMAN_TOOLS");
+
+  let store: Config["store"];
+  if (flags.ephemeral) {
+    sources.store = "flag";
+    store = { kind: "memory" };
+  } else if (flags.db !== undefined) {
+    sources.store = "flag";
+    store = { kind: "sqlite", path: resolve(cwd, expandHome(flags.db, home)) };
+  } else {
+    try {
+      store = resolveStoreLocation(env, { homedir: home });
+    } catch (err) {
+      throw new ConfigError(
+        err instanceof Error ? err.message.replace(/^invalid_config: /, "") : String(err),
+        { cause: err },
+      );
+    }
+    sources.store = ["CAVEMAN_MCP_EPHEMERAL", "CAVEMAN_CCR_DB", "CAVEMAN_HOME"].some((k) => env[k]?.trim())
+      ? "env"
+      : "default";
+  }
+
+  const chipDirRaw = pick("chipDir", flags.chipDir, "CAVEMAN_CHIP_DIR");
+  const chipDir =
+    chipDirRaw !== undefined
+      ? resolve(cwd, expandHome(chipDirRaw, home))
+      : defaultChipDir({
+          env,
+          platform: input.platform ?? process.platform,
+          homedir: home,
+          tmpdir: osTmpdir(),
+        });
+
+  const chipMax = positiveInt(
+    pick("chipMax", flags.chipMax, "CAVEMAN_CHIP_MAX"),
+    30,
+    "--chip-max / CAVEMAN_CHIP_MAX",
+  );
+  const ttlRaw = pick("chipTtl", flags.chipTtl, "CAVEMAN_CHIP_TTL");
+  const chipTtlMs =
+    ttlRaw === undefined ? undefined : positiveInt(ttlRaw, 0, "--chip-ttl / CAVEMAN_CHIP_TTL") * 1000;
+  const maxInboundBytes = byteSize(
+    pick("maxInboundBytes", flags.maxInboundBytes, "CAVEMAN_MAX_INBOUND_BYTES"),
+    16 * MIB,
+    "--max-inbound-bytes / CAVEMAN_MAX_INBOUND_BYTES",
+  );
+  const maxResultBytes = byteSize(
+    pick("maxResultBytes", flags.maxResultBytes, "CAVEMAN_MAX_RESULT_BYTES"),
+    16 * MIB,
+    "--max-result-bytes / CAVEMAN_MAX_RESULT_BYTES",
+  );
+  return {
+    command,
+    config: { roots, families, store, chipDir, chipMax, chipTtlMs, maxInboundBytes, maxResultBytes, sources },
+  };
+}
+
+function expandHome(p: string, home: string): string {
+  return p === "~" ? home : p.startsWith("~/") ? `${home}/${p.slice(2)}` : p;
+}
+
+function checkDir(path: string, source: string): string {
+  let isDir = false;
+  try {
+    isDir = statSync(path).isDirectory();
+  } catch (err) {
+    throw new ConfigError(`${source}: ${path} does not exist`, { cause: err });
+  }
+  if (!isDir) throw new ConfigError(`${source}: ${path} is not a directory`);
+  if (!isAbsolute(path)) throw new ConfigError(`${source}: ${path} must be absolute`);
+  return path;
+}
+
+function parseFamilies(raw: string, source: string): ToolFamily[] {
+  const parts = raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const out: ToolFamily[] = [];
+  for (const p of parts) {
+    if (p !== "compress" && p !== "edit")
+      throw new ConfigError(`${source}: unknown tool family "${p}" (use compress, edit)`);
+    if (!out.includes(p)) out.push(p);
+  }
+  if (out.length === 0) throw new ConfigError(`${source}: name at least one tool family (compress, edit)`);
+  return out;
+}
+
+function positiveInt(raw: string | undefined, dflt: number, source: string): number {
+  if (raw === undefined) return dflt;
+  const t = raw.trim();
+  if (!/^\d+$/.test(t) || !Number.isSafeInteger(Number(t)) || Number(t) < 1) {
+    throw new ConfigError(`${source}: "${raw}" is not a positive whole number`);
+  }
+  return Number(t);
+}
+
+function byteSize(raw: string | undefined, dflt: number, source: string): number {
+  if (raw === undefined) return dflt;
+  const m = /^(\d+)\s*(k|kib|m|mib|g|gib)?$/i.exec(raw.trim());
+  const unit = { k: 1024, kib: 1024, m: MIB, mib: MIB, g: 1024 * MIB, gib: 1024 * MIB } as const;
+  const n = m ? Number(m[1]) * (m[2] ? unit[m[2].toLowerCase() as keyof typeof unit] : 1) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < 1024) {
+    throw new ConfigError(`${source}: "${raw}" is not a byte size of at least 1024 (e.g. 16777216 or 16MiB)`);
+  }
+  return n;
+}

@@ -1,0 +1,28 @@
+// The --help text; README.md quotes it, so keep the two in step.
+export const HELP = `caveman-mcp — MCP server for coding agents: lossless edit tools (be-*) and
+recoverable compression of tool output (caveman_*), on stdio.
+
+Usage:
+  caveman-mcp [options]                 serve MCP on stdio (what an MCP host runs)
+  caveman-mcp compress [FILE|-] [--hint H] [--query Q] [--json]
+                                        compress a file or stdin; text on stdout, handle on stderr
+  caveman-mcp retrieve HANDLE [--query Q] [--json]
+                                        print the original behind a handle (or a narrowed view)
+  caveman-mcp stats [--json]            CCR store and chip figures
+  caveman-mcp chips list|show ID|clear [--json]
+  caveman-mcp doctor [--json]           check store, chip dir, roots; print the effective config
+  caveman-mcp --help | --version
+
+Options (flag, then environment variable; flags win):
+  --root DIR               CAVEMAN_ROOTS (path list)      edit roots (default: working directory)
+  --tools compress,edit    CAVEMAN_TOOLS                  tool families (default: both)
+  --db PATH                CAVEMAN_CCR_DB / CAVEMAN_HOME  CCR database (default ~/.caveman/ccr.db)
+  --ephemeral              CAVEMAN_MCP_EPHEMERAL=1        keep originals in memory only
+  --chip-dir DIR           CAVEMAN_CHIP_DIR               chip directory (default: user cache dir)
+  --chip-max N             CAVEMAN_CHIP_MAX               chips kept (default 30)
+  --chip-ttl SECONDS       CAVEMAN_CHIP_TTL               chip lifetime (default: none)
+  --max-inbound-bytes N    CAVEMAN_MAX_INBOUND_BYTES      longest request line (default 16MiB)
+  --max-result-bytes N     CAVEMAN_MAX_RESULT_BYTES       largest tool result (default 16MiB)
+
+Exit codes: 0 success, 1 failure (unknown handle, failed check), 2 bad usage or configuration.
+`;

@@ -1,0 +1,63 @@
+// `caveman-mcp` with no subcommand: serve MCP on stdio. Contract: one line on stderr at start
+// (version, store, roots, tool count); SIGTERM, SIGINT, SIGHUP, stdin EOF, a stdin error and a
+// client that hangs up all end in the same orderly stop — intake stops, in-flight work finishes
+// or is answered with a shutdown error, stores are flushed — and exit code 0. An exception that
+// escapes a request is logged and costs that request only; the process keeps serving.
+import { createCavemanTools, Session, startServer } from "@caveman/mcp-server";
+import type { Config } from "./config.js";
+import { stderrLogger } from "./logger.js";
+import { openEditor, openStores } from "./stores.js";
+import { VERSION } from "./version.js";
+
+export async function serve(config: Config): Promise<number> {
+  const logger = stderrLogger(process.stderr);
+  const stores = openStores(config, logger);
+  const session = new Session();
+  const tools = createCavemanTools({
+    families: config.families,
+    session,
+    ccr: stores.ccr,
+    store: stores.store,
+    chips: stores.chips,
+    ...(config.families.includes("edit") ? { editor: openEditor(config) } : {}),
+  });
+
+  let handle: Awaited<ReturnType<typeof startServer>> | undefined;
+  process.on("uncaughtException", (err) => {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EPIPE") {
+      void handle?.close("client_gone");
+      return;
+    }
+    logger.error(`unexpected exception (server keeps running): ${err.stack ?? err.message}`);
+  });
+  process.on("unhandledRejection", (reason) => {
+    logger.error(
+      `unhandled rejection (server keeps running): ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`,
+    );
+  });
+
+  handle = await startServer({
+    stdin: process.stdin,
+    stdout: process.stdout,
+    tools,
+    version: VERSION,
+    logger,
+    chips: stores.chips,
+    maxInboundBytes: config.maxInboundBytes,
+    maxResultBytes: config.maxResultBytes,
+  });
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
+    process.on(signal, () => void handle?.close("requested"));
+  }
+  const where =
+    stores.store.backend === "sqlite"
+      ? stores.store.path
+      : `memory${stores.store.fallback ? " (fallback)" : ""}`;
+  logger.info(
+    `${VERSION} serving MCP on stdio; store ${where}; chips ${config.chipDir}; roots ${config.roots.join(", ")}; ${tools.length} tools`,
+  );
+  await handle.closed;
+  stores.close();
+  return 0;
+}

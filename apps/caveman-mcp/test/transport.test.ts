@@ -1,0 +1,161 @@
+// Raw-byte tests of the hardened transport against the real binary: each sends bytes a client
+// might send, checks the exact reply, and checks the process is still serving or exited 0.
+import { describe, expect, it } from "vitest";
+import { INIT, ping, type Raw, sandbox, spawnRaw } from "./helpers.js";
+
+type Msg = {
+  id?: unknown;
+  result?: unknown;
+  error?: { code: number; message: string; data?: { code?: string } };
+};
+
+async function alive(raw: Raw, id: number | string = "alive"): Promise<void> {
+  raw.write(ping(id));
+  const [reply] = (await raw.next(1)) as Msg[];
+  expect(reply).toEqual({ jsonrpc: "2.0", id, result: {} });
+}
+
+async function endCleanly(raw: Raw): Promise<void> {
+  raw.child.stdin!.end();
+  expect(await raw.exit).toEqual({ code: 0, signal: null });
+}
+
+describe("hardened stdio transport (raw bytes, real process)", () => {
+  it("answers a malformed line -32700 without id, then a valid ping", async () => {
+    const raw = spawnRaw(sandbox());
+    raw.write('{"jsonrpc":"2.0","id":1,"method":"ping"\n');
+    const [bad] = (await raw.next(1)) as Msg[];
+    expect(bad).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32700 } });
+    await alive(raw);
+    await endCleanly(raw);
+  });
+
+  it("answers a batch with one array", async () => {
+    const raw = spawnRaw(sandbox());
+    raw.write(`[${INIT.trim()},${ping(2).trim()},{"jsonrpc":"2.0","method":"notifications/initialized"}]\n`);
+    const [arr] = (await raw.next(1)) as Msg[][];
+    expect(Array.isArray(arr)).toBe(true);
+    expect(arr!.map((m) => m.id).sort()).toEqual([0, 2]);
+    await alive(raw);
+    await endCleanly(raw);
+  });
+
+  it("never answers a notification", async () => {
+    const raw = spawnRaw(sandbox());
+    raw.write(
+      '{"jsonrpc":"2.0","method":"notifications/initialized"}\n{"jsonrpc":"2.0","method":"no/such/notification"}\n',
+    );
+    await alive(raw, 1);
+    expect(raw.lines).toHaveLength(1);
+    await endCleanly(raw);
+  });
+
+  it("serves a request with extra top-level keys", async () => {
+    const raw = spawnRaw(sandbox());
+    raw.write('{"jsonrpc":"2.0","id":3,"method":"ping","meta":{"trace":"x"},"foo":1}\n');
+    expect(await raw.next(1)).toEqual([{ jsonrpc: "2.0", id: 3, result: {} }]);
+    await endCleanly(raw);
+  });
+
+  it("discards a 17 MiB line, answers cave_payload_too_large with its id, then answers a ping", async () => {
+    const raw = spawnRaw(sandbox());
+    const big = `{"jsonrpc":"2.0","id":41,"method":"tools/call","params":{"name":"caveman_compress","arguments":{"input":"${"a".repeat(17 * 1024 * 1024)}"}}}\n`;
+    raw.write(big);
+    raw.write(ping(42));
+    const [tooBig, pong] = (await raw.next(2, 40_000)) as Msg[];
+    expect(tooBig).toMatchObject({ id: 41, error: { data: { code: "cave_payload_too_large" } } });
+    expect(tooBig!.error!.message).toMatch(/^cave_payload_too_large/);
+    expect(pong).toEqual({ jsonrpc: "2.0", id: 42, result: {} });
+    await endCleanly(raw);
+  });
+
+  it("reassembles UTF-8 split across chunks and refuses invalid UTF-8", async () => {
+    const raw = spawnRaw(sandbox());
+    const line = Buffer.from(
+      `${JSON.stringify({ jsonrpc: "2.0", id: "héllo-€", method: "ping" })}\n`,
+      "utf8",
+    );
+    const cut = line.indexOf(0xe2) + 1;
+    raw.write(line.subarray(0, cut));
+    await new Promise((r) => setTimeout(r, 50));
+    raw.write(line.subarray(cut));
+    expect(await raw.next(1)).toEqual([{ jsonrpc: "2.0", id: "héllo-€", result: {} }]);
+    raw.write(Buffer.from([0x7b, 0xff, 0xfe, 0x7d, 0x0a]));
+    expect(await raw.next(1)).toMatchObject([{ id: null, error: { code: -32700 } }]);
+    await alive(raw);
+    await endCleanly(raw);
+  });
+
+  it("skips a leading BOM and blank lines", async () => {
+    const raw = spawnRaw(sandbox());
+    raw.write(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`\n  \r\n${ping(5)}`)]));
+    expect(await raw.next(1)).toEqual([{ jsonrpc: "2.0", id: 5, result: {} }]);
+    await endCleanly(raw);
+  });
+
+  it("treats a client that closes its end mid-reply as a disconnect and exits 0", async () => {
+    const box = sandbox();
+    const raw = spawnRaw(box);
+    raw.write(INIT);
+    await raw.next(1);
+    const input = JSON.stringify(Array.from({ length: 40_000 }, (_, i) => ({ id: i, v: `value-${i}` })));
+    raw.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "caveman_toon_encode", arguments: { input } } })}\n`,
+    );
+    raw.child.stdout!.destroy();
+    const exit = await raw.exit;
+    expect(exit).toEqual({ code: 0, signal: null });
+  });
+
+  it("finishes work in flight when stdin ends, then exits 0", async () => {
+    const raw = spawnRaw(sandbox());
+    const input = JSON.stringify(
+      Array.from({ length: 4_000 }, (_, i) => ({
+        id: i,
+        level: i % 9 ? "info" : "error",
+        msg: `event ${i}`,
+      })),
+    );
+    raw.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "caveman_compress", arguments: { input } } })}\n`,
+    );
+    raw.child.stdin!.end();
+    const [reply] = (await raw.next(1, 40_000)) as Msg[];
+    expect(reply).toMatchObject({ id: 7, result: { structuredContent: { kind: expect.any(String) } } });
+    expect(await raw.exit).toEqual({ code: 0, signal: null });
+  });
+
+  it.each(["SIGTERM", "SIGINT", "SIGHUP"] as const)("exits 0 on %s", async (signal) => {
+    const raw = spawnRaw(sandbox());
+    await alive(raw);
+    raw.child.kill(signal);
+    expect(await raw.exit).toEqual({ code: 0, signal: null });
+  });
+
+  it("writes nothing but JSON-RPC messages, one per line, in a whole session", async () => {
+    const box = sandbox();
+    const raw = spawnRaw(box);
+    raw.write(INIT);
+    raw.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+    raw.write('{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n');
+    raw.write("not json at all\n[]\n");
+    raw.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "caveman_compress", arguments: { input: "x\n".repeat(5000) } } })}\n`,
+    );
+    raw.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "be-read", arguments: { path: "missing.txt" } } })}\n`,
+    );
+    raw.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "nope", arguments: {} } })}\n`,
+    );
+    raw.write('{"jsonrpc":"2.0","id":5,"method":"no/such"}\n');
+    raw.child.stdin!.end();
+    expect(await raw.exit).toEqual({ code: 0, signal: null });
+    expect(raw.lines).toHaveLength(8);
+    for (const line of raw.lines) {
+      const msg = JSON.parse(line) as Record<string, unknown> | unknown[];
+      const items = Array.isArray(msg) ? msg : [msg];
+      for (const m of items) expect((m as { jsonrpc?: string }).jsonrpc).toBe("2.0");
+    }
+  });
+});

@@ -1,0 +1,18 @@
+// Everything exported here is the public API of @caveman/mcp-server.
+
+export type { FailureChipSink } from "./capture.js";
+export { FailureCapture } from "./capture.js";
+export type { McpServerErrorCode } from "./errors.js";
+export { McpServerError } from "./errors.js";
+export type { Logger } from "./logger.js";
+export { silentLogger } from "./logger.js";
+export type { ToolAnnotations, ToolContext, ToolFamily, ToolOutcome, ToolSpec } from "./registry.js";
+export { defineTool, errorResult, ToolRegistry } from "./registry.js";
+export type { CloseReason, ServerHandle, StartServerOptions } from "./server.js";
+export { negotiateProtocolVersion, startServer } from "./server.js";
+export type { SessionStats } from "./session.js";
+export { DISTINCT_RETRIEVE_LIMIT, Session } from "./session.js";
+export type { CavemanToolsOptions, StoreInfo } from "./tools/index.js";
+export { createCavemanTools } from "./tools/index.js";
+export type { StdioTransportOptions, TransportHooks } from "./transport/stdio.js";
+export { DEFAULT_MAX_INBOUND_BYTES, HardenedStdioTransport } from "./transport/stdio.js";

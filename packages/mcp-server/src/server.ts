@@ -1,0 +1,133 @@
+// startServer: the SDK `Server` on our hardened transport. Contract: protocol negotiation never
+// errors (any requested version, even a malformed initialize, gets a supported one back); every
+// tools/call is answered by the registry (never a thrown handler); failures get chips; input EOF,
+// a stream error, a hung-up client or `close()` all lead to the same orderly stop: intake stops,
+// in-flight requests get `shutdownGraceMs` to finish and are then answered with a shutdown error,
+// and `closed` resolves. The caller owns the stores and the process (signals, exit code).
+import type { Readable, Writable } from "node:stream";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  LATEST_PROTOCOL_VERSION,
+  ListToolsRequestSchema,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { FailureCapture, type FailureChipSink } from "./capture.js";
+import { type Logger, silentLogger } from "./logger.js";
+import { ToolRegistry, type ToolSpec } from "./registry.js";
+import { DEFAULT_MAX_INBOUND_BYTES, HardenedStdioTransport } from "./transport/stdio.js";
+
+export type CloseReason = "eof" | "input_error" | "client_gone" | "requested";
+
+export interface StartServerOptions {
+  stdin: Readable;
+  stdout: Writable;
+  tools: ToolSpec[];
+  version: string;
+  name?: string;
+  logger?: Logger;
+  /** Where failed calls' arguments are kept; without it failures carry no chip note. */
+  chips?: FailureChipSink;
+  maxInboundBytes?: number;
+  maxResultBytes?: number;
+  /** How long in-flight requests may run after intake stops (default 5000 ms). */
+  shutdownGraceMs?: number;
+  instructions?: string;
+}
+
+export interface ServerHandle {
+  /** Stop intake, let in-flight work finish (or answer it with a shutdown error), close. Idempotent. */
+  close(reason?: CloseReason): Promise<void>;
+  /** Resolves with the reason once the server has fully stopped. */
+  readonly closed: Promise<CloseReason>;
+  readonly toolNames: string[];
+  /** Requests received and not yet answered. */
+  readonly inFlight: number;
+}
+
+/** Lenient initialize: the SDK's own schema would answer -32602 to an odd `params`. */
+const InitializeAnySchema = z.object({ method: z.literal("initialize"), params: z.unknown().optional() });
+
+/** Negotiate: echo a supported version, else offer the newest one. Never an error. */
+export function negotiateProtocolVersion(requested: unknown): string {
+  return typeof requested === "string" && SUPPORTED_PROTOCOL_VERSIONS.includes(requested)
+    ? requested
+    : LATEST_PROTOCOL_VERSION;
+}
+
+export async function startServer(options: StartServerOptions): Promise<ServerHandle> {
+  const logger = options.logger ?? silentLogger;
+  const registry = new ToolRegistry({
+    tools: options.tools,
+    logger,
+    maxResultBytes: options.maxResultBytes ?? DEFAULT_MAX_INBOUND_BYTES,
+  });
+  const capture = new FailureCapture(options.chips, logger);
+  const capabilities = { tools: { listChanged: false } };
+  const serverInfo = { name: options.name ?? "caveman-mcp", version: options.version };
+  const server = new Server(serverInfo, {
+    capabilities,
+    ...(options.instructions ? { instructions: options.instructions } : {}),
+  });
+
+  let resolveClosed!: (reason: CloseReason) => void;
+  const closed = new Promise<CloseReason>((r) => {
+    resolveClosed = r;
+  });
+  let closing: Promise<void> | undefined;
+  const graceMs = options.shutdownGraceMs ?? 5000;
+
+  const transport = new HardenedStdioTransport({
+    stdin: options.stdin,
+    stdout: options.stdout,
+    maxInboundBytes: options.maxInboundBytes ?? DEFAULT_MAX_INBOUND_BYTES,
+    onRequest: capture.onRequest,
+    onResponse: capture.onResponse,
+    onUnparseable: capture.onUnparseable,
+    onInputClosed: (why) => void close(why === "eof" ? "eof" : "input_error"),
+    onOutputClosed: () => void close("client_gone"),
+  });
+
+  const close = (reason: CloseReason = "requested"): Promise<void> => {
+    closing ??= (async () => {
+      transport.stopIntake();
+      // A client that hung up cannot read answers; do not wait for work nobody will see.
+      const finished = reason === "client_gone" ? false : await transport.whenIdle(graceMs);
+      if (!finished && transport.inFlight > 0)
+        logger.warn(`stopping with ${transport.inFlight} request(s) unfinished`);
+      try {
+        await server.close();
+      } catch (err) {
+        logger.error(`close failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      resolveClosed(reason);
+    })();
+    return closing;
+  };
+
+  server.onerror = (err) => logger.warn(`protocol: ${err.message}`);
+  server.setRequestHandler(InitializeAnySchema, (request) => {
+    const params = (request.params ?? {}) as { protocolVersion?: unknown };
+    return {
+      protocolVersion: negotiateProtocolVersion(params.protocolVersion),
+      capabilities,
+      serverInfo,
+      ...(options.instructions ? { instructions: options.instructions } : {}),
+    };
+  });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: registry.listTools() }));
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+    registry.callTool(request.params.name, request.params.arguments, { signal: extra.signal }),
+  );
+  await server.connect(transport);
+
+  return {
+    close,
+    closed,
+    toolNames: registry.names,
+    get inFlight() {
+      return transport.inFlight;
+    },
+  };
+}

@@ -1,0 +1,45 @@
+// The twelve tools, by family. Contract: `createCavemanTools` returns only the tools of the
+// requested families whose dependencies were given — a family is never half-registered and no
+// tool is ever a stub.
+import type { CcrStore } from "@caveman/ccr-store";
+import type { ChipStore } from "@caveman/chip-store";
+import type { Editor } from "@caveman/edit-ops";
+import type { ToolFamily, ToolSpec } from "../registry.js";
+import type { Session } from "../session.js";
+import { compressTool, type StoreInfo, statsTool } from "./compression.js";
+import { editTools } from "./edit.js";
+import { insertChipTool } from "./insertChip.js";
+import { retrieveTool } from "./retrieve.js";
+import { toonDecodeTool, toonEncodeTool } from "./toon.js";
+
+export interface CavemanToolsOptions {
+  families: readonly ToolFamily[];
+  session: Session;
+  /** Needed by the compression family. */
+  ccr?: CcrStore;
+  store?: StoreInfo;
+  /** Needed by the edit family. */
+  editor?: Editor;
+  chips?: ChipStore;
+}
+
+export function createCavemanTools(options: CavemanToolsOptions): ToolSpec[] {
+  const tools: ToolSpec[] = [];
+  if (options.families.includes("compress")) {
+    if (!options.ccr) throw new TypeError("the compress family needs `ccr`");
+    const deps = {
+      ccr: options.ccr,
+      session: options.session,
+      store: options.store ?? { backend: "memory" as const },
+    };
+    tools.push(compressTool(deps), retrieveTool(deps), statsTool(deps), toonEncodeTool(), toonDecodeTool());
+  }
+  if (options.families.includes("edit")) {
+    if (!options.editor || !options.chips) throw new TypeError("the edit family needs `editor` and `chips`");
+    const deps = { editor: options.editor, chips: options.chips };
+    tools.push(...editTools(deps), insertChipTool(deps));
+  }
+  return tools;
+}
+
+export type { StoreInfo };

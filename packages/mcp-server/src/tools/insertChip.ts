@@ -1,0 +1,105 @@
+// be-insert-chip. Contract: with no `from` it lists chips (newest last) with their metadata; with
+// `from` it inserts the raw text of a chip (a failure chip gives the field that held content, not a
+// JSON dump) or of a file inside the roots, after the line named by `to`; a content chip with an
+// origin and no `to` goes back where it came from. Every path goes through the editor, so the
+// roots confine the source file and the target alike.
+import { type ChipMeta, type ChipStore, parseChipRef } from "@caveman/chip-store";
+import type { Editor } from "@caveman/edit-ops";
+import { z } from "zod";
+import { McpServerError } from "../errors.js";
+import { defineTool, type ToolOutcome, type ToolSpec } from "../registry.js";
+import { EditOut, keepRemoved, renderEdit } from "./editResult.js";
+
+export interface InsertChipDeps {
+  editor: Editor;
+  chips: ChipStore;
+}
+
+function describe(m: ChipMeta): string {
+  const where = m.origin ? ` from ${m.origin.path}:${m.origin.start_line}-${m.origin.end_line}` : "";
+  const err = m.err_msg ? ` error: ${m.err_msg.slice(0, 120)}` : "";
+  return `chip://${m.id} ${m.kind} ${m.tool} ${m.bytes}B ${m.lines}L ${m.created_at}${where}${err} | ${m.preview}`;
+}
+
+function listChips(chips: ChipStore): ToolOutcome {
+  const list = chips.list();
+  const text = list.length === 0 ? "no chips" : list.map(describe).join("\n");
+  return { text, structured: { chips: list } };
+}
+
+async function sourceText(
+  deps: InsertChipDeps,
+  from: string,
+): Promise<{ text: string; origin?: ChipMeta["origin"]; label: string }> {
+  if (/^file:/i.test(from)) {
+    const r = await deps.editor.read({ path: from });
+    if (r.truncated) {
+      throw new McpServerError(
+        "be_invalid_arguments",
+        `${r.path} is longer than one read (${r.total_lines} lines); give a range, e.g. ${from}:1-${r.end_line}`,
+      );
+    }
+    return { text: r.content, label: from };
+  }
+  const id = parseChipRef(from);
+  if (!id)
+    throw new McpServerError(
+      "be_invalid_arguments",
+      `from must be chip://<id> or file:///abs/path, got "${from.slice(0, 80)}"`,
+    );
+  const chip = deps.chips.get(id);
+  let text: string;
+  if (
+    chip.kind === "failure" &&
+    chip.args &&
+    typeof chip.args === "object" &&
+    typeof (chip.args as { content?: unknown }).content === "string"
+  ) {
+    text = deps.chips.replay(id, { field: "content" });
+  } else {
+    text = deps.chips.replay(id);
+  }
+  return { text, ...(chip.origin ? { origin: chip.origin } : {}), label: `chip://${id}` };
+}
+
+export function insertChipTool(deps: InsertChipDeps): ToolSpec {
+  return defineTool({
+    name: "be-insert-chip",
+    family: "edit",
+    description:
+      "No args: list chips. Insert from (chip://id or file:///path) after to (file:///path:line); a deleted chip without to goes back.",
+    input: z.strictObject({
+      from: z.string().max(4096).optional(),
+      to: z.string().max(4096).optional(),
+      preview: z.boolean().optional(),
+      expected_hash: z.string().max(64).optional(),
+    }),
+    output: EditOut.partial().extend({ chips: z.array(z.unknown()) }),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+    run: async ({ from, to, preview, expected_hash }) => {
+      if (from === undefined) {
+        if (to !== undefined)
+          throw new McpServerError("be_invalid_arguments", "`to` needs a `from` (chip://id or file:///path)");
+        return listChips(deps.chips);
+      }
+      const src = await sourceText(deps, from);
+      let target: { path: string; after_line?: number };
+      if (to !== undefined) target = { path: to };
+      else if (src.origin) target = { path: src.origin.path, after_line: src.origin.start_line - 1 };
+      else {
+        throw new McpServerError(
+          "be_chip_not_insertable",
+          `${src.label} has no origin to go back to; give to=file:///abs/path:line`,
+        );
+      }
+      const result = await deps.editor.insert({
+        ...target,
+        content: src.text,
+        ...(preview !== undefined ? { preview } : {}),
+        ...(expected_hash !== undefined ? { expected_hash } : {}),
+      });
+      const { ids, warnings } = keepRemoved(deps.chips, "be-insert-chip", result);
+      return renderEdit(result, ids, warnings, `inserted ${src.label}`);
+    },
+  });
+}

@@ -1,0 +1,88 @@
+// caveman_retrieve. Contract: fail-closed — a handle that is not one, or is not in the store, is
+// `cave_unknown_handle`, never a made-up payload; what comes back is the stored original verified
+// against its handle (byte-exact when no query narrows it), or a narrowed view of whole units with
+// gap markers. The session ledger answers repeats with a pointer and, after the distinct-query
+// limit, returns the full original once and says so. Exempt from the result size cap.
+import type { CcrStore } from "@caveman/ccr-store";
+import { computeHandle, originalText, parseHandle } from "@caveman/ccr-store";
+import { countTokens, narrow } from "@caveman/engine";
+import { z } from "zod";
+import { McpServerError } from "../errors.js";
+import { defineTool, type ToolOutcome, type ToolSpec } from "../registry.js";
+import { DISTINCT_RETRIEVE_LIMIT, type Session } from "../session.js";
+
+export interface RetrieveDeps {
+  ccr: CcrStore;
+  session: Session;
+}
+
+function load(ccr: CcrStore, raw: string): { handle: string; text: string; kind: string | null } {
+  const handle = parseHandle(raw);
+  if (!handle) {
+    throw new McpServerError(
+      "cave_unknown_handle",
+      `"${raw.slice(0, 80)}" is not a recovery handle (expected ccr_<32 hex>)`,
+    );
+  }
+  const record = ccr.get(handle);
+  if (!record) {
+    throw new McpServerError(
+      "cave_unknown_handle",
+      `${handle} is not in the store (never stored, evicted, or another store)`,
+    );
+  }
+  if (computeHandle(record.original) !== handle) {
+    throw new McpServerError(
+      "cave_handle_mismatch",
+      `the bytes stored under ${handle} do not hash to it; refusing to return them`,
+    );
+  }
+  const text = originalText(record);
+  if (text === null) {
+    throw new McpServerError(
+      "cave_unknown_handle",
+      `${handle} holds ${record.size} bytes that are not UTF-8 text`,
+    );
+  }
+  return { handle, text, kind: record.kind };
+}
+
+export function retrieveTool(deps: RetrieveDeps): ToolSpec {
+  return defineTool({
+    name: "caveman_retrieve",
+    family: "compress",
+    description:
+      "Get the exact original behind a recovery_handle, or with query only the matching parts (records, lines; also lines:120-180 or /json/pointer).",
+    input: z.strictObject({
+      recovery_handle: z.string().max(200),
+      query: z.string().max(2000).optional(),
+    }),
+    output: z.object({ recovery_handle: z.string(), full: z.boolean(), note: z.string().optional() }),
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
+    run: ({ recovery_handle, query }): ToolOutcome => {
+      const { handle, text, kind } = load(deps.ccr, recovery_handle);
+      const q = (query ?? "").trim();
+      const plan = deps.session.planRetrieve(handle, q);
+      if (plan.kind === "repeat" || plan.kind === "already_full") {
+        const what = plan.kind === "repeat" ? "this exact retrieve" : "the full original";
+        const note = `[caveman: ${what} of ${handle} was already returned in this session (retrieve #${plan.callNo}); see that result above]`;
+        return { text: note, structured: { recovery_handle: handle, full: false, note }, uncapped: true };
+      }
+      let output = text;
+      let full = true;
+      let note: string | undefined;
+      if (plan.kind === "full" && plan.forced) {
+        note = `[caveman: more than ${DISTINCT_RETRIEVE_LIMIT} distinct queries on ${handle}; returning the full original]`;
+      } else if (plan.kind === "narrow") {
+        const view = narrow(text, q, { hint: kind ?? undefined });
+        output = view.output;
+        full = view.full;
+        if (view.note) note = `[caveman: ${view.note}]`;
+      }
+      const n = deps.session.recordRetrieve(handle, q, full, countTokens(output), computeHandle(output));
+      const structured: Record<string, unknown> = { recovery_handle: handle, full, retrieve_no: n };
+      if (note) structured.note = note;
+      return { text: output, notes: note ? [note] : [], structured, uncapped: true };
+    },
+  });
+}

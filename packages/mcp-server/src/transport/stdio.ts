@@ -1,0 +1,272 @@
+// The hardened stdio transport: an SDK `Transport` over injected byte streams.
+// Contract (DESIGN.md section 4): every line a client sends gets exactly the answer JSON-RPC 2.0
+// prescribes — -32700 for a malformed line, -32600 for JSON that is not a message, one array for a
+// batch, nothing for a notification, `cave_payload_too_large` for a line over the cap — and the
+// reader always resynchronises at the next newline. Request ids are renamed to private integers
+// on the way in and restored on the way out, so duplicate or batched ids can never collide inside
+// the SDK. The transport never throws into the stream machinery and never writes anything to
+// stdout that is not one JSON-RPC message per line.
+import type { Readable, Writable } from "node:stream";
+import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { type Frame, LineFramer } from "./framing.js";
+import { type Batch, RequestLedger } from "./ledger.js";
+import {
+  classify,
+  decodeLine,
+  errorResponse,
+  INTERNAL_ERROR,
+  INVALID_REQUEST,
+  PARSE_ERROR,
+  PAYLOAD_TOO_LARGE,
+  sniffId,
+} from "./message.js";
+import { LineWriter } from "./writer.js";
+
+export const DEFAULT_MAX_INBOUND_BYTES = 16 * 1024 * 1024;
+
+/** Hooks the server core uses to see raw traffic; all optional and all synchronous. */
+export interface TransportHooks {
+  /** A request is about to be dispatched under the private id `id`. */
+  onRequest?: (id: number, message: { method: string; params?: unknown }) => void;
+  /** A response to private id `id` is about to be written; may return a replacement. */
+  onResponse?: (id: number, message: JSONRPCMessage) => JSONRPCMessage;
+  /** A line that is not JSON; may return a note appended to the -32700 message. */
+  onUnparseable?: (text: string) => string | undefined;
+  /** Input ended (EOF or a stream error): the server should stop and leave. */
+  onInputClosed?: (reason: "eof" | "error") => void;
+  /** The client stopped reading (EPIPE or close on stdout). */
+  onOutputClosed?: (err?: Error) => void;
+}
+
+export interface StdioTransportOptions extends TransportHooks {
+  stdin: Readable;
+  stdout: Writable;
+  /** Longest accepted line in bytes (default 16 MiB). */
+  maxInboundBytes?: number;
+}
+
+export class HardenedStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T) => void;
+
+  readonly #stdin: Readable;
+  readonly #hooks: TransportHooks;
+  readonly #framer: LineFramer;
+  readonly #writer: LineWriter;
+  readonly #ledger = new RequestLedger();
+  #started = false;
+  #intakeOpen = false;
+  #closed = false;
+
+  constructor(options: StdioTransportOptions) {
+    this.#stdin = options.stdin;
+    this.#hooks = options;
+    this.#framer = new LineFramer(options.maxInboundBytes ?? DEFAULT_MAX_INBOUND_BYTES);
+    this.#writer = new LineWriter(options.stdout, (err) => {
+      this.#hooks.onOutputClosed?.(err);
+    });
+  }
+
+  async start(): Promise<void> {
+    if (this.#started) throw new Error("HardenedStdioTransport already started");
+    this.#started = true;
+    this.#intakeOpen = true;
+    this.#stdin.on("data", this.#onData);
+    this.#stdin.on("end", this.#onEnd);
+    this.#stdin.on("error", this.#onInputError);
+  }
+
+  /** Requests received and not yet answered. */
+  get inFlight(): number {
+    return this.#ledger.size;
+  }
+
+  /** Stop reading stdin; requests already received keep running and are still answered. */
+  stopIntake(): void {
+    if (!this.#intakeOpen) return;
+    this.#intakeOpen = false;
+    this.#stdin.off("data", this.#onData);
+    this.#stdin.off("end", this.#onEnd);
+    this.#stdin.pause();
+  }
+
+  /** Resolves once every received request has been answered, or after `timeoutMs`. */
+  whenIdle(timeoutMs: number): Promise<boolean> {
+    return this.#ledger.whenIdle(timeoutMs);
+  }
+
+  async send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
+    if (this.#closed) return;
+    const msg = message as Record<string, unknown>;
+    const entry = "method" in msg || typeof msg.id !== "number" ? undefined : this.#ledger.settle(msg.id);
+    if (!entry) {
+      await this.#writer.write(JSON.stringify(message));
+      return;
+    }
+    const privateId = msg.id as number;
+    let out: JSONRPCMessage = message;
+    try {
+      out = this.#hooks.onResponse?.(privateId, message) ?? message;
+    } catch (err) {
+      this.onerror?.(err instanceof Error ? err : new Error(String(err)));
+    }
+    const restored = { ...(out as object), id: entry.original };
+    await (entry.batch ? this.#answerInBatch(entry.batch, restored) : this.#emit(restored));
+  }
+
+  /** Answer every request still in flight with a shutdown error, flush, and report closed. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.stopIntake();
+    for (const entry of this.#ledger.drain()) {
+      const reply = errorResponse(
+        entry.original,
+        INTERNAL_ERROR,
+        "cave_shutting_down: the server stopped before this request finished",
+        {
+          code: "cave_shutting_down",
+        },
+      );
+      if (entry.batch) void this.#answerInBatch(entry.batch, reply);
+      else void this.#emit(reply);
+    }
+    this.#closed = true;
+    await this.#writer.flush();
+    this.onclose?.();
+  }
+
+  readonly #onData = (chunk: Buffer | string): void => {
+    const buf = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
+    for (const frame of this.#framer.push(buf)) this.#handleFrame(frame);
+  };
+
+  readonly #onEnd = (): void => {
+    for (const frame of this.#framer.end()) this.#handleFrame(frame);
+    this.stopIntake();
+    this.#hooks.onInputClosed?.("eof");
+  };
+
+  readonly #onInputError = (err: Error): void => {
+    this.onerror?.(err);
+    this.stopIntake();
+    this.#hooks.onInputClosed?.("error");
+  };
+
+  #handleFrame(frame: Frame): void {
+    try {
+      this.#handleFrameUnsafe(frame);
+    } catch (err) {
+      // A fault here must cost one line, never the reader.
+      this.onerror?.(err instanceof Error ? err : new Error(String(err)));
+      void this.#emit(
+        errorResponse(null, INTERNAL_ERROR, "cave_internal_error: the line could not be dispatched", {
+          code: "cave_internal_error",
+        }),
+      );
+    }
+  }
+
+  #handleFrameUnsafe(frame: Frame): void {
+    if (frame.kind === "oversized") {
+      const id = sniffId(frame.head, frame.tail);
+      void this.#emit(
+        errorResponse(
+          id,
+          PAYLOAD_TOO_LARGE,
+          `cave_payload_too_large: a line of ${frame.length} bytes is over the inbound cap; it was discarded`,
+          {
+            code: "cave_payload_too_large",
+            bytes: frame.length,
+          },
+        ),
+      );
+      return;
+    }
+    const decoded = decodeLine(frame.bytes);
+    if (decoded.kind === "skip") return;
+    if (decoded.kind === "bad") {
+      let note: string | undefined;
+      try {
+        note = decoded.text ? this.#hooks.onUnparseable?.(decoded.text) : undefined;
+      } catch (err) {
+        this.onerror?.(err instanceof Error ? err : new Error(String(err)));
+      }
+      void this.#emit(
+        errorResponse(null, PARSE_ERROR, `Parse error: ${decoded.reason}${note ? ` ${note}` : ""}`),
+      );
+      return;
+    }
+    if (!Array.isArray(decoded.value)) {
+      this.#dispatch(decoded.value, undefined);
+      return;
+    }
+    if (decoded.value.length === 0) {
+      void this.#emit(errorResponse(null, INVALID_REQUEST, "Invalid Request: empty batch"));
+      return;
+    }
+    const batch: Batch = { responses: [], pending: 0, sealed: false };
+    for (const item of decoded.value) this.#dispatch(item, batch);
+    batch.sealed = true;
+    if (batch.pending === 0 && batch.responses.length > 0) void this.#emit(batch.responses);
+  }
+
+  #dispatch(value: unknown, batch: Batch | undefined): void {
+    const c = classify(value);
+    if (c.kind === "invalid") {
+      const reply = errorResponse(c.id, INVALID_REQUEST, `Invalid Request: ${c.reason}`);
+      if (batch) batch.responses.push(reply);
+      else void this.#emit(reply);
+      return;
+    }
+    if (c.kind === "request") {
+      const privateId = this.#ledger.open(c.message.id, batch);
+      const renamed = { ...c.message, id: privateId } as JSONRPCMessage;
+      try {
+        this.#hooks.onRequest?.(privateId, c.message);
+        this.#deliver(renamed);
+      } catch (err) {
+        this.onerror?.(err instanceof Error ? err : new Error(String(err)));
+        void this.send(
+          errorResponse(
+            privateId,
+            INTERNAL_ERROR,
+            "cave_internal_error: the request could not be dispatched",
+            {
+              code: "cave_internal_error",
+            },
+          ) as JSONRPCMessage,
+        );
+      }
+      return;
+    }
+    if (c.kind === "notification" && c.message.method === "notifications/cancelled") {
+      const params = (c.message as { params?: { requestId?: unknown } }).params;
+      const target = this.#ledger.privateIdOf(params?.requestId);
+      if (target === undefined) return; // cancelling something unknown or finished: nothing to do
+      this.#deliver({ ...c.message, params: { ...params, requestId: target } } as JSONRPCMessage);
+      return;
+    }
+    try {
+      this.#deliver(c.message);
+    } catch (err) {
+      this.onerror?.(err instanceof Error ? err : new Error(String(err)));
+    }
+  }
+
+  #deliver(message: JSONRPCMessage): void {
+    this.onmessage?.(message);
+  }
+
+  #answerInBatch(batch: Batch, reply: object): Promise<void> {
+    batch.responses.push(reply);
+    batch.pending--;
+    if (batch.sealed && batch.pending === 0) return this.#emit(batch.responses);
+    return Promise.resolve();
+  }
+
+  #emit(payload: object): Promise<void> {
+    return this.#writer.write(JSON.stringify(payload));
+  }
+}

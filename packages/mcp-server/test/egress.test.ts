@@ -1,0 +1,114 @@
+// Zero egress: parses every source file under packages/*/src and apps/*/src (tests excepted) with
+// the TypeScript parser and fails on any import, re-export, require or dynamic import of a network
+// or process-spawning module, and on any call of `fetch`. The npm launcher is exempt (it lives in
+// npm/, which this scan does not cover) because spawning the platform binary is its job.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+
+const WORKSPACE = resolve(fileURLToPath(new URL(".", import.meta.url)), "..", "..", "..");
+const BANNED = new Set(["net", "http", "https", "http2", "dgram", "tls", "child_process"]);
+const SOURCE = /\.(?:[cm]?ts|[cm]?js|tsx)$/;
+
+function banned(spec: string): boolean {
+  return BANNED.has(spec.replace(/^node:/, "").split("/")[0]!);
+}
+
+/** Every violation in one file's text, as `line: what`. */
+function violations(fileName: string, text: string): string[] {
+  const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const at = (node: ts.Node) => sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1;
+  const visit = (node: ts.Node): void => {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
+      if (banned(node.moduleSpecifier.text))
+        found.push(`${at(node)}: import of ${node.moduleSpecifier.text}`);
+    }
+    if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) {
+      const e = node.moduleReference.expression;
+      if (ts.isStringLiteral(e) && banned(e.text)) found.push(`${at(node)}: import of ${e.text}`);
+    }
+    if (ts.isCallExpression(node)) {
+      const callee = node.expression;
+      const arg = node.arguments[0];
+      const isLoader =
+        callee.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(callee) && callee.text === "require");
+      if (isLoader && arg && ts.isStringLiteralLike(arg) && banned(arg.text))
+        found.push(`${at(node)}: load of ${arg.text}`);
+      const name = ts.isIdentifier(callee)
+        ? callee.text
+        : ts.isPropertyAccessExpression(callee)
+          ? callee.name.text
+          : "";
+      if (name === "fetch") found.push(`${at(node)}: fetch( call`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return found;
+}
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...sourceFiles(path));
+    else if (SOURCE.test(name) && !/\.test\.|\.test-helpers\./.test(name) && !name.endsWith(".d.ts"))
+      out.push(path);
+  }
+  return out;
+}
+
+function workspaceSources(): string[] {
+  const files: string[] = [];
+  for (const group of ["packages", "apps"]) {
+    const groupDir = join(WORKSPACE, group);
+    for (const pkg of readdirSync(groupDir)) {
+      const src = join(groupDir, pkg, "src");
+      try {
+        if (statSync(src).isDirectory()) files.push(...sourceFiles(src));
+      } catch {
+        // A package without src/ has nothing to scan.
+      }
+    }
+  }
+  return files;
+}
+
+describe("zero egress", () => {
+  it("finds no network or process-spawning import and no fetch( call in any package or app source", () => {
+    const files = workspaceSources();
+    expect(files.length).toBeGreaterThan(20);
+    expect(files.some((f) => f.includes(join("apps", "caveman-mcp", "src")))).toBe(true);
+    const report = files.flatMap((f) =>
+      violations(f, readFileSync(f, "utf8")).map((v) => `${relative(WORKSPACE, f)}:${v}`),
+    );
+    expect(report).toEqual([]);
+  });
+
+  it("catches every banned form (the scanner is not vacuous)", () => {
+    const bad = [
+      'import net from "node:net";',
+      'import { request } from "https";',
+      'export { spawn } from "child_process";',
+      'const tls = require("tls");',
+      'const d = await import("node:dgram");',
+      'import h2 = require("http2");',
+      "await fetch(url);",
+      "await globalThis.fetch(url);",
+    ].join("\n");
+    expect(violations("bad.ts", bad)).toHaveLength(8);
+    expect(
+      violations(
+        "ok.ts",
+        'import { readFileSync } from "node:fs";\nconst fetcher = 1; // fetch( in a comment',
+      ),
+    ).toEqual([]);
+  });
+});
