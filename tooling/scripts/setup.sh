@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Sets up a fresh clone: the pinned pnpm, dependencies from the lockfile, and a build of every
-# package. Safe to run again; it only does what is missing. Used by the README and by .ci/run.
+# package. Safe to run again. Used by the README and by .ci/run.
+#   bash tooling/scripts/setup.sh           set up only (what CI runs)
+#   bash tooling/scripts/setup.sh --start   set up, then serve MCP on stdio with the embedded defaults
+# Everything this script prints goes to stderr: with --start, stdout belongs to the MCP protocol.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -26,3 +29,8 @@ else
 fi
 pnpm build >&2
 echo "setup: done" >&2
+
+if [ "${1:-}" = "--start" ]; then
+  shift
+  exec node apps/caveman-mcp/dist/cli.js "$@"
+fi
