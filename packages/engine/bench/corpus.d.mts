@@ -1,0 +1,21 @@
+// Types for corpus.mjs (used by the tests).
+export interface Gold {
+  text: string;
+  query?: string;
+  note?: string;
+}
+export interface CorpusItem {
+  id: string;
+  kind: string;
+  hint: string;
+  file: string;
+  source: string;
+  bytes: number;
+  sha256: string;
+  gold: Gold[];
+  content: string;
+}
+export const corpusDir: string;
+export const REQUIRED_KINDS: readonly string[];
+export function sha256(text: string): string;
+export function loadCorpus(dir?: string): CorpusItem[];

@@ -1,0 +1,102 @@
+// Compress throughput on 10 KB, 1 MB and 10 MB inputs built by concatenating real corpus items
+// of a few kinds (log and grep as text; JSON as one array of the corpus's JSON records), each
+// cut at a line (or record) boundary at or below the target size.
+import { measure } from "@caveman/bench";
+
+export const SIZES = [
+  { label: "10 KB", bytes: 10 * 1024 },
+  { label: "1 MB", bytes: 1024 * 1024 },
+  { label: "10 MB", bytes: 10 * 1024 * 1024 },
+];
+
+function linesUpTo(texts, bytes) {
+  const out = [];
+  let size = 0;
+  for (let round = 0; size < bytes; round++) {
+    for (const t of texts) {
+      for (const line of t.split("\n")) {
+        if (line === "") continue;
+        const n = Buffer.byteLength(line) + 1;
+        if (size + n > bytes) return `${out.join("\n")}\n`;
+        out.push(line);
+        size += n;
+      }
+    }
+    if (round > 0 && out.length === 0) break;
+  }
+  return `${out.join("\n")}\n`;
+}
+
+function recordsUpTo(items, bytes) {
+  const records = [];
+  for (const item of items) {
+    const value = JSON.parse(item.content);
+    const list = Array.isArray(value) ? value : Object.values(value).find(Array.isArray);
+    if (list) records.push(...list);
+  }
+  const out = [];
+  let size = 2;
+  for (let i = 0; records.length > 0; i++) {
+    const text = JSON.stringify(records[i % records.length], null, 2);
+    if (size + text.length + 2 > bytes) break;
+    out.push(text);
+    size += text.length + 2;
+  }
+  return `[\n${out.join(",\n")}\n]\n`;
+}
+
+/** The inputs: one per (kind, size). */
+export function throughputInputs(corpus) {
+  const of = (kind) => corpus.filter((i) => i.kind === kind);
+  const inputs = [];
+  for (const size of SIZES) {
+    inputs.push({
+      kind: "log",
+      size,
+      hint: "log",
+      text: linesUpTo(
+        of("log").map((i) => i.content),
+        size.bytes,
+      ),
+    });
+    inputs.push({
+      kind: "grep",
+      size,
+      hint: "grep -rn",
+      text: linesUpTo(
+        of("grep").map((i) => i.content),
+        size.bytes,
+      ),
+    });
+    inputs.push({ kind: "json", size, hint: "json", text: recordsUpTo(of("json"), size.bytes) });
+  }
+  return inputs;
+}
+
+/** MB/s (MiB) of compress for each input; fewer iterations for the large sizes. */
+export async function measureThroughput(engine, corpus) {
+  const rows = [];
+  for (const input of throughputInputs(corpus)) {
+    const big = input.size.bytes >= 1024 * 1024;
+    let result;
+    const run = () => {
+      result = engine.compress(input.text, { hint: input.hint });
+    };
+    const t = await measure(run, {
+      warmup: big ? 1 : 3,
+      iterations: big ? 3 : 200,
+      minMs: big ? 0 : 300,
+    });
+    const mb = Buffer.byteLength(input.text) / (1024 * 1024);
+    rows.push({
+      kind: input.kind,
+      size: input.size.label,
+      bytes: Buffer.byteLength(input.text),
+      p50Ms: t.p50Ms,
+      mbPerSec: mb / (t.p50Ms / 1000),
+      reduction: result.reason ? 0 : 1 - result.tokensOut / result.tokensIn,
+      reason: result.reason ?? "",
+    });
+  }
+  return rows;
+}
