@@ -45,7 +45,7 @@ describe("FIFO queue model", () => {
         }
         for (const m of model) expect(store.replay(m.id)).toBe(m.text);
       }),
-      { numRuns: 60 },
+      { numRuns: 150 },
     );
   });
 });

@@ -132,6 +132,17 @@ describe("FIFO eviction", () => {
     expect(store.list().map((c) => c.id)).toEqual(ids);
   });
 
+  it("orders a chip saved right after a restart, in the same millisecond, after the older ones", () => {
+    const dir = tempDir();
+    const clock = () => 5_000;
+    for (let round = 0; round < 20; round++) {
+      const store = openChipStore({ dir, capacity: 1, clock });
+      const { chip, evicted } = store.saveContent({ tool: "t", content: `round ${round}` });
+      expect(store.list().map((c) => c.id)).toEqual([chip!.id]);
+      if (round > 0) expect(evicted).toHaveLength(1);
+    }
+  });
+
   it("applies capacity when reopening a directory that holds more chips", () => {
     const dir = tempDir();
     const clock = fakeClock();

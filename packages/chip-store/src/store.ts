@@ -482,10 +482,14 @@ export class ChipStore {
 
   private nextInstant(): Instant {
     const ms = this.clock();
-    // A clock that stalls or steps back must not reorder this store's own saves.
-    if (ms > this.last.ms) this.last = { ms, subNs: 0 };
-    else if (this.last.subNs < MAX_SUB_NS) this.last = { ms: this.last.ms, subNs: this.last.subNs + 1 };
-    else this.last = { ms: this.last.ms + 1, subNs: 0 };
+    // A new chip is newer than every chip this store knows, its own or loaded from disk: a clock
+    // that stalls or steps back (or a restart within the same millisecond) must not let a new
+    // chip sort before an older one and be evicted first.
+    const newest = this.entries.at(-1)?.order;
+    const floor = newest && compareInstant(newest, this.last) > 0 ? newest : this.last;
+    if (ms > floor.ms) this.last = { ms, subNs: 0 };
+    else if (floor.subNs < MAX_SUB_NS) this.last = { ms: floor.ms, subNs: floor.subNs + 1 };
+    else this.last = { ms: floor.ms + 1, subNs: 0 };
     return this.last;
   }
 
