@@ -27,8 +27,19 @@ export interface AtomicWriteOptions {
   beforeRename?: () => Promise<void>;
 }
 
+/** Most file systems cap a name at 255 bytes; the temp name adds 30 to the target's own name. */
+const NAME_MAX = 255;
+const TEMP_EXTRA = 2 + 16 + TEMP_SUFFIX.length;
+
+/** `.<name>.` with the name cut (at a character boundary) so a file named up to the limit can be edited. */
+function tempPrefix(target: string): string {
+  let base = basename(target);
+  while (Buffer.byteLength(base) > NAME_MAX - TEMP_EXTRA) base = Array.from(base).slice(0, -1).join("");
+  return `.${base}.`;
+}
+
 export function tempName(target: string, hex: string): string {
-  return join(dirname(target), `.${basename(target)}.${hex}${TEMP_SUFFIX}`);
+  return join(dirname(target), `${tempPrefix(target)}${hex}${TEMP_SUFFIX}`);
 }
 
 export async function writeAtomic(target: string, data: Uint8Array, opts: AtomicWriteOptions): Promise<void> {
@@ -82,7 +93,7 @@ export async function syncDir(dir: string): Promise<void> {
 
 export async function removeStaleTemps(target: string, now: number): Promise<number> {
   const dir = dirname(target);
-  const prefix = `.${basename(target)}.`;
+  const prefix = tempPrefix(target);
   let names: string[];
   try {
     names = await readdir(dir);
@@ -93,7 +104,7 @@ export async function removeStaleTemps(target: string, now: number): Promise<num
   for (const name of names) {
     if (!name.startsWith(prefix) || !name.endsWith(TEMP_SUFFIX)) continue;
     const hex = name.slice(prefix.length, -TEMP_SUFFIX.length);
-    if (!/^[0-9a-f]{16,64}$/.test(hex)) continue;
+    if (!/^[0-9a-f]{16}$/.test(hex)) continue;
     const p = join(dir, name);
     try {
       const st = await lstat(p);

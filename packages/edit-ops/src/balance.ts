@@ -127,15 +127,25 @@ export function balanceWarnings(
   removed: string,
   inserted: string,
 ): { warnings: string[]; after: Tally } {
-  const { pairs, tags } = checksFor(path);
+  const { tags } = checksFor(path);
   const out = tally(removed, tags);
   const into = tally(inserted, tags);
   const after: Tally = {};
+  for (const kind of Object.keys(whole)) after[kind] = whole[kind]! - out[kind]! + into[kind]!;
+  return { warnings: compareTallies(path, whole, after), after };
+}
+
+/**
+ * Warnings for kinds balanced in `before` and not in `after` (whole-file tallies). Markup files
+ * need this form: a tag may span lines, so tallying only the edited lines would miss a `<` or
+ * `>` the edit cut out of a multi-line tag and let the remembered tally drift from the file.
+ */
+export function compareTallies(path: string, before: Tally, after: Tally): string[] {
+  const { pairs, tags } = checksFor(path);
   const warnings: string[] = [];
-  for (const kind of Object.keys(whole)) {
-    const was = whole[kind]!;
-    const now = was - out[kind]! + into[kind]!;
-    after[kind] = now;
+  for (const kind of Object.keys(before)) {
+    const was = before[kind]!;
+    const now = after[kind]!;
     if (kind === "tags" ? !tags : !pairs) continue;
     if (balanced(kind, was) && !balanced(kind, now)) {
       const delta = now - was;
@@ -146,7 +156,7 @@ export function balanceWarnings(
       warnings.push(`${LABEL[kind]} were balanced before this edit and are not after (${what})`);
     }
   }
-  return { warnings, after };
+  return warnings;
 }
 
 /** A few recent whole-file tallies, keyed by real path and valid only for one content hash. */

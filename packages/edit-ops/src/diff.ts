@@ -32,7 +32,12 @@ function windowText(doc: Doc, from: number, to: number): string {
 
 /** Merge changes whose context windows touch, so each cluster becomes one diff call. */
 function clusters(changes: Change[], oldLen: number): Change[] {
-  const sorted = [...changes].sort((a, b) => a.oldStart - b.oldStart);
+  // Ties on oldStart are inserts and a replacement at one point (batch). The splice places the
+  // inserts first, so sorting by (oldStart, oldEnd, newStart) keeps new-file order: the first
+  // change opens the window and the last one, which ends furthest, closes it.
+  const sorted = [...changes].sort(
+    (a, b) => a.oldStart - b.oldStart || a.oldEnd - b.oldEnd || a.newStart - b.newStart,
+  );
   const out: Change[] = [];
   for (const c of sorted) {
     const w = {
@@ -45,8 +50,12 @@ function clusters(changes: Change[], oldLen: number): Change[] {
     w.newEnd = c.newEnd + (w.oldEnd - c.oldEnd);
     const last = out[out.length - 1];
     if (last && w.oldStart <= last.oldEnd) {
-      last.oldEnd = Math.max(last.oldEnd, w.oldEnd);
-      last.newEnd = Math.max(last.newEnd, w.newEnd);
+      // Only the later change maps its trailing context 1:1 to the new file; an earlier window's
+      // end may lie past lines the later change deleted.
+      if (w.oldEnd >= last.oldEnd) {
+        last.oldEnd = w.oldEnd;
+        last.newEnd = w.newEnd;
+      }
     } else {
       out.push(w);
     }
@@ -102,7 +111,15 @@ export function unifiedDiff(
   let text = formatPatch(patch, { includeIndex: false, includeUnderline: false, includeFileHeaders: true });
   const bytes = Buffer.byteLength(text);
   if (bytes > maxBytes) {
-    const cut = Buffer.from(text)
+    // A minified file's one changed line can be larger than the whole budget: show the head of
+    // each overlong line rather than cutting the diff down to its headers.
+    const lineCap = Math.max(80, Math.floor(maxBytes / 8));
+    const clipped = text.replace(/^([-+ ])(.*)$/gm, (line, mark: string, body: string) =>
+      body.length > lineCap
+        ? `${mark}${body.slice(0, lineCap)} [... ${body.length - lineCap} more characters]`
+        : line,
+    );
+    const cut = Buffer.from(clipped)
       .subarray(0, maxBytes)
       .toString("utf8")
       .replace(/\n[^\n]*$/, "\n");

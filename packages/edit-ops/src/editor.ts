@@ -4,21 +4,13 @@
 // preview, stop before writing. Any error leaves the file byte-identical.
 
 import { randomBytes } from "node:crypto";
-import { bool, checkKeys, expectedHash, int, position, str } from "./args.js";
+import { bool, checkKeys, expectedHash, position, str } from "./args.js";
 import { EditError } from "./errors.js";
-import {
-  checkAllText,
-  checkTarget,
-  contentSize,
-  noPosition,
-  parseBatchEdit,
-  positive,
-  replacement,
-} from "./inputs.js";
+import { checkAllText, contentSize, noPosition, parseBatchEdit, positive, replacement } from "./inputs.js";
 import { createMutator } from "./mutate.js";
 import { parsePathSpec } from "./pathspec.js";
 import { emptyPlan, insertEdit, rangeEdit, textEdit, tooLong } from "./plan.js";
-import { readLines } from "./read.js";
+import { parseRead, readLines } from "./read.js";
 import { openRoots, resolvePath } from "./roots.js";
 import { load, type StoreDeps } from "./store.js";
 import { encode } from "./text.js";
@@ -82,28 +74,13 @@ export function createEditor(options: EditorOptions): Editor {
     roots: roots.map((r) => r.given),
 
     async read(input) {
-      const rec = checkKeys(input, ["path", "start_line", "end_line", "target", "context"], "read");
-      const spec = parsePathSpec(str(rec, "path", true));
-      const start = spec.start_line ?? int(rec, "start_line");
-      const end = spec.start_line !== undefined ? spec.end_line : int(rec, "end_line");
-      const context = int(rec, "context") ?? 0;
-      if (context < 0) throw new EditError("invalid_range", "`context` must be 0 or more lines");
-      const target = rec.target === undefined ? undefined : checkTarget(rec.target);
-      const at = await resolvePath(spec.path, roots);
+      const { path, req } = parseRead(input);
+      const at = await resolvePath(path, roots);
       const loaded = await load(deps, at, true);
-      return readLines(
-        loaded.doc!,
-        loaded.bytes!,
-        at.path,
-        {
-          ...(start !== undefined ? { start } : {}),
-          ...(end !== undefined ? { end } : {}),
-          all: spec.all === true,
-          context,
-          ...(target ? { target } : {}),
-        },
-        { maxLines: maxReadLines, maxBytes: maxReadBytes },
-      );
+      return readLines(loaded.doc!, loaded.bytes!, at.path, req, {
+        maxLines: maxReadLines,
+        maxBytes: maxReadBytes,
+      });
     },
 
     async write(input) {
@@ -220,7 +197,19 @@ export function createEditor(options: EditorOptions): Editor {
         throw new EditError("invalid_argument", "`edits` is empty; give at least one edit");
       if (edits.length > MAX_BATCH) throw tooLong(edits.length, MAX_BATCH);
       const parsed = edits.map((e, i) => parseBatchEdit(e, i));
-      contentSize(parsed.map((e) => e.content).join(""), deps.maxFileBytes);
+      // Each content is checked alone and the sizes summed: joining them first could build a
+      // string far past the limit (or past V8's) before the check could refuse it.
+      let total = 0;
+      for (const e of parsed) {
+        contentSize(e.content, deps.maxFileBytes);
+        total += Buffer.byteLength(e.content);
+      }
+      if (total > deps.maxFileBytes) {
+        throw new EditError(
+          "too_large",
+          `the batch's content totals ${total} bytes, over the ${deps.maxFileBytes}-byte limit; split it`,
+        );
+      }
       return guarded(rec, path.path, true, async (loaded, preview) => {
         const doc = loaded.doc!;
         const plan = emptyPlan();

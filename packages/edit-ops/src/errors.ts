@@ -60,6 +60,22 @@ export function fsError(err: unknown, path: string, action: string): EditError {
       { cause: err },
     );
   }
+  if (code === "ELOOP") {
+    return new EditError(
+      "invalid_argument",
+      `${path} goes through a loop of symbolic links; fix the links first`,
+      { path },
+      { cause: err },
+    );
+  }
+  if (code === "ENAMETOOLONG") {
+    return new EditError(
+      "invalid_argument",
+      `the path or one of its names is too long for the file system (${path.length} characters)`,
+      { path },
+      { cause: err },
+    );
+  }
   if (code === "EISDIR") {
     return new EditError("invalid_argument", `${path} is a directory, not a file`, { path }, { cause: err });
   }

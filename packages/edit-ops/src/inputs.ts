@@ -3,6 +3,7 @@
 
 import { checkKeys, int, str } from "./args.js";
 import { EditError } from "./errors.js";
+import { checkRangeText, sameIgnoringFinalNewline } from "./plan.js";
 import type { Target } from "./targets.js";
 import type { Doc } from "./text.js";
 
@@ -51,13 +52,15 @@ export function replacement(rec: Record<string, unknown>): string {
   return v;
 }
 
+/** The `old` check of `ALL`: the same as a range check over every line, actual text shown. */
 export function checkAllText(doc: Doc, old: string, path: string): void {
-  const actual = doc.lines.join("\n");
-  if (actual !== old.replace(/\r\n/g, "\n").replace(/\n$/, "")) {
-    throw new EditError("conflict", `${path} does not hold the expected \`old\` text; nothing was changed`, {
-      path,
-      actual: actual.length > 4000 ? actual.slice(0, 4000) : actual,
-    });
+  if (doc.lines.length > 0) checkRangeText(doc, 1, doc.lines.length, old, path);
+  else if (!sameIgnoringFinalNewline("", old)) {
+    throw new EditError(
+      "conflict",
+      `${path} is empty, so it does not hold the expected \`old\` text; nothing was changed`,
+      { path, actual: "", total_lines: 0 },
+    );
   }
 }
 

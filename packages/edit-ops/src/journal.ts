@@ -129,6 +129,19 @@ async function dropEntry(dir: string, seq: number): Promise<void> {
   await unlink(join(dir, `${name(seq)}.bin`)).catch(() => undefined);
 }
 
+/** A damaged or hand-edited entry must become `io_error`, never a TypeError or a wrong restore. */
+function wellFormed(entry: JournalEntry): boolean {
+  const count = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
+  return (
+    entry !== null &&
+    typeof entry === "object" &&
+    typeof entry.after_hash === "string" &&
+    (entry.before_hash === null || typeof entry.before_hash === "string") &&
+    Array.isArray(entry.splices) &&
+    entry.splices.every((p) => Array.isArray(p) && p.length === 3 && p.every(count))
+  );
+}
+
 export interface PendingUndo {
   entry: JournalEntry;
   /** The bytes before the edit, or null when the edit created the file. */
@@ -167,7 +180,7 @@ export async function prepareUndo(
       { cause: err },
     );
   }
-  if (!Array.isArray(entry.splices) || typeof entry.after_hash !== "string") {
+  if (!wellFormed(entry)) {
     throw new EditError(
       "io_error",
       `undo journal entry ${seq} of ${path} is malformed; nothing was written`,

@@ -1,5 +1,7 @@
 // Per-path serialisation inside one process: operations on the same real path run one after the
 // other, in call order; different paths run concurrently. A failed operation releases the lock.
+// One table serves the whole process (`processLocks`), so two editors over the same files — two
+// sessions of one server — cannot interleave either; each would otherwise lose the other's edit.
 
 export class PathLocks {
   private readonly tails = new Map<string, Promise<unknown>>();
@@ -16,3 +18,6 @@ export class PathLocks {
     }
   }
 }
+
+/** The table every editor of this process shares. */
+export const processLocks = new PathLocks();

@@ -3,15 +3,26 @@
 // atomically and journal unless this is a preview. Nothing is written before every check passed.
 
 import { bool, expectedHash } from "./args.js";
-import { balanceWarnings, checksFor, TallyCache, tallyBytes } from "./balance.js";
+import { balanceWarnings, checksFor, compareTallies, TallyCache, tally, tallyBytes } from "./balance.js";
 import type { Change } from "./diff.js";
-import { PathLocks } from "./lock.js";
+import { EditError } from "./errors.js";
+import { processLocks } from "./lock.js";
 import type { Plan } from "./plan.js";
 import { buildResult } from "./result.js";
 import { type Root, resolvePath } from "./roots.js";
 import { splice } from "./splice.js";
 import { checkExpected, commit, type Loaded, load, type StoreDeps } from "./store.js";
-import { type ByteSplice, type Doc, dominantEol, emptyDoc, encode, encodeSpliced, sha256 } from "./text.js";
+import {
+  type ByteSplice,
+  type Doc,
+  docText,
+  dominantEol,
+  emptyDoc,
+  encode,
+  encodeSpliced,
+  lineEndingStyle,
+  sha256,
+} from "./text.js";
 import type { EditResult } from "./types.js";
 
 export interface MutatorContext {
@@ -22,7 +33,7 @@ export interface MutatorContext {
 }
 
 export function createMutator({ roots, deps, io, maxDiffBytes }: MutatorContext) {
-  const locks = new PathLocks();
+  const locks = processLocks;
   const tallies = new TallyCache();
 
   const guarded = async (
@@ -49,7 +60,11 @@ export function createMutator({ roots, deps, io, maxDiffBytes }: MutatorContext)
     preview: boolean,
   ): Promise<EditResult> => {
     const before = loaded.doc!;
-    const { doc: after, placed, from } = splice(before, plan.regions, plan.emptyFinalNewline);
+    const {
+      doc: after,
+      placed,
+      from,
+    } = splice(before, plan.regions, plan.emptyFinalNewline, plan.contentCrlf ? "\r\n" : "\n");
     const changes = plan.regions.map((r, i) => ({
       oldStart: r.start,
       oldEnd: r.end,
@@ -57,7 +72,7 @@ export function createMutator({ roots, deps, io, maxDiffBytes }: MutatorContext)
       newEnd: placed[i]!.end,
     }));
     const warnings: string[] = [];
-    if (plan.contentCrlf && dominantEol(before) === "\n") {
+    if (plan.contentCrlf && lineEndingStyle(before) !== "none" && dominantEol(before) === "\n") {
       warnings.push("the content's CRLF line endings were written as LF to match the file");
     }
     if (!loaded.bytes)
@@ -89,6 +104,14 @@ export function createMutator({ roots, deps, io, maxDiffBytes }: MutatorContext)
     createDirs = false,
     splices?: ByteSplice[],
   ): Promise<EditResult> => {
+    if (next.length > deps.maxFileBytes) {
+      // The file could not be read or edited again once written: refuse now, nothing written.
+      throw new EditError(
+        "too_large",
+        `the edit would make ${loaded.at.path} ${next.length} bytes, over the ${deps.maxFileBytes}-byte limit; nothing was written`,
+        { path: loaded.at.path },
+      );
+    }
     const changed = loaded.bytes === null || !next.equals(loaded.bytes);
     const written = changed && !preview;
     const hash = sha256(next);
@@ -136,6 +159,10 @@ export function createMutator({ roots, deps, io, maxDiffBytes }: MutatorContext)
     if (!whole) {
       whole = tallyBytes(loaded.bytes!, checks.tags);
       tallies.remember(loaded.at.real, loaded.hash!, whole);
+    }
+    if (checks.tags) {
+      const next = tally(docText(after), true);
+      return { warnings: compareTallies(loaded.at.display, whole, next), after: next };
     }
     const out = changes.map((c) => before.lines.slice(c.oldStart, c.oldEnd).join("\n")).join("\n");
     const into = changes.map((c) => after.lines.slice(c.newStart, c.newEnd).join("\n")).join("\n");

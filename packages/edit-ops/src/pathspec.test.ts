@@ -39,6 +39,13 @@ describe("parsePathSpec", () => {
       end_line: 9,
     });
     expect(parsePathSpec("file:///C:/work/a.ts:ALL")).toEqual({ path: "C:/work/a.ts", all: true });
+    // A name that really ends in ":5" is reachable with an encoded colon.
+    expect(parsePathSpec("file:///work/name%3A5")).toEqual({ path: "/work/name:5" });
+    expect(parsePathSpec("file:///work/name%3A5:2")).toEqual({
+      path: "/work/name:5",
+      start_line: 2,
+      end_line: 2,
+    });
   });
 
   it("refuses empty paths, NUL bytes, remote hosts and broken escapes", () => {

@@ -76,8 +76,7 @@ export function checkInsert(doc: Doc, after: number, path: string): void {
 /** The optional `old` check of a range: equal ignoring line-ending style and the final newline. */
 export function checkRangeText(doc: Doc, start: number, end: number, old: string, path: string): void {
   const actual = doc.lines.slice(start - 1, end).join("\n");
-  const want = normalizeNewlines(old).replace(/\n$/, "");
-  if (actual === want) return;
+  if (sameIgnoringFinalNewline(actual, old)) return;
   const shown =
     actual.length > 4000 ? `${actual.slice(0, 4000)}\n... (${actual.length - 4000} more characters)` : actual;
   throw new EditError(
@@ -85,6 +84,15 @@ export function checkRangeText(doc: Doc, start: number, end: number, old: string
     `lines ${start}-${end} of ${path} do not hold the expected \`old\` text; nothing was changed. They hold:\n${shown}`,
     { path, actual, total_lines: doc.lines.length },
   );
+}
+
+/**
+ * `old` equals the lines' text (joined with "\n") with or without one final newline. Stripping a
+ * newline from `old` instead would refuse "a\nb\n" for the lines "a", "b" and an empty line.
+ */
+export function sameIgnoringFinalNewline(actual: string, old: string): boolean {
+  const want = normalizeNewlines(old);
+  return want === actual || want === `${actual}\n`;
 }
 
 export function origin(path: string, start: number, end: number) {

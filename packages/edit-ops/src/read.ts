@@ -1,7 +1,10 @@
-// The read operation's pure part: pick lines of a decoded file (a range, a target, or the
+// The read operation's pure part: check its input, pick lines of a decoded file (a range, a target, or the
 // whole file), cap them by line count and bytes, and say which range to ask for next.
 
+import { checkKeys, int, str } from "./args.js";
 import { EditError } from "./errors.js";
+import { checkTarget } from "./inputs.js";
+import { parsePathSpec } from "./pathspec.js";
 import { resolveTarget, type Target } from "./targets.js";
 import { type Doc, hasFinalNewline, joinLines, lineEndingStyle, sha256 } from "./text.js";
 import type { ReadResult } from "./types.js";
@@ -12,6 +15,47 @@ export interface ReadRequest {
   all: boolean;
   target?: Target;
   context: number;
+}
+
+/** Check a read's input. Positions in the path and in the fields must agree; a target excludes a range. */
+export function parseRead(input: unknown): { path: string; req: ReadRequest } {
+  const rec = checkKeys(input, ["path", "start_line", "end_line", "target", "context"], "read");
+  const spec = parsePathSpec(str(rec, "path", true));
+  const fieldStart = int(rec, "start_line");
+  const fieldEnd = int(rec, "end_line");
+  if ((fieldStart !== undefined || fieldEnd !== undefined) && (spec.all || spec.start_line !== undefined)) {
+    const same =
+      !spec.all &&
+      (fieldStart ?? spec.start_line) === spec.start_line &&
+      (fieldEnd ?? spec.end_line) === spec.end_line;
+    if (!same) {
+      const inPath = spec.all ? "ALL" : `lines ${spec.start_line}-${spec.end_line}`;
+      const inFields = `${fieldStart ?? "?"}-${fieldEnd ?? fieldStart ?? "?"}`;
+      throw new EditError(
+        "invalid_range",
+        `the path says ${inPath} but the fields say ${inFields}; give one`,
+      );
+    }
+  }
+  // An end alone reads from the top; it must never be dropped in favour of the whole file.
+  const start = spec.start_line ?? fieldStart ?? (fieldEnd !== undefined ? 1 : undefined);
+  const end = spec.start_line !== undefined ? spec.end_line : fieldEnd;
+  const context = int(rec, "context") ?? 0;
+  if (context < 0) throw new EditError("invalid_range", "`context` must be 0 or more lines");
+  const target = rec.target === undefined || rec.target === null ? undefined : checkTarget(rec.target);
+  if (target && (start !== undefined || spec.all)) {
+    throw new EditError("invalid_argument", "give a `target` or a line range, not both");
+  }
+  return {
+    path: spec.path,
+    req: {
+      ...(start !== undefined ? { start } : {}),
+      ...(end !== undefined ? { end } : {}),
+      all: spec.all === true,
+      context,
+      ...(target ? { target } : {}),
+    },
+  };
 }
 
 export interface ReadCaps {

@@ -63,7 +63,20 @@ function outside(p: string, roots: Root[], why: string): EditError {
   );
 }
 
+/** `C:\x`, `C:/x` or `\\server\x`: absolute on Windows, a strange relative name here. */
+const FOREIGN_ABSOLUTE = /^(?:[A-Za-z]:[\\/]|\\\\)/;
+
 export async function resolvePath(input: string, roots: Root[]): Promise<ResolvedPath> {
+  // `dir/` or `dir/.` names a directory: resolving it would drop the slash, and a write would
+  // then create a file called `dir`.
+  if (/(?:^|\/)\.{0,2}$/.test(input) || (sep === "\\" && /(?:^|\\)\.{0,2}$/.test(input))) {
+    throw new EditError("invalid_argument", `${input} names a directory, not a file; give a file path`, {
+      path: input,
+    });
+  }
+  // On POSIX a Windows absolute path would resolve as a relative name inside the first root and
+  // quietly create `C:\Users\…` there; it can never be inside these roots.
+  if (sep === "/" && FOREIGN_ABSOLUTE.test(input)) throw outside(input, roots, "is a Windows path");
   const lexical = isAbsolute(input) ? resolve(input) : resolve(roots[0]!.given, input);
   const holder = roots.find((r) => inside(r.given, lexical) || inside(r.real, lexical));
   if (!holder) throw outside(lexical, roots, "is outside the allowed roots");

@@ -5,7 +5,7 @@
 // line is empty after the edit ends with a newline — without one that line would vanish.
 
 import { EditError } from "./errors.js";
-import { type Doc, dominantEol, type Eol, hasFinalNewline, joinLines } from "./text.js";
+import { type Doc, dominantEol, type Eol, hasFinalNewline, joinLines, lineEndingStyle } from "./text.js";
 
 /** Replace old lines [start, end) (0-based, end exclusive) with `lines`. start === end inserts. */
 export interface Region {
@@ -45,9 +45,18 @@ export function orderRegions(regions: Region[]): Region[] {
   return sorted;
 }
 
-export function splice(doc: Doc, regions: Region[], emptyFileFinalNewline: boolean): SpliceResult {
+/**
+ * `unstyledEol` is the ending new lines take when the file has no line ending to follow (empty,
+ * or one line without a newline): the content's own style, so CRLF text stays CRLF there.
+ */
+export function splice(
+  doc: Doc,
+  regions: Region[],
+  emptyFileFinalNewline: boolean,
+  unstyledEol: "\n" | "\r\n" = "\n",
+): SpliceResult {
   const ordered = orderRegions(regions);
-  const dom = dominantEol(doc);
+  const dom = lineEndingStyle(doc) === "none" ? unstyledEol : dominantEol(doc);
   const finalNewline = doc.lines.length === 0 ? emptyFileFinalNewline : hasFinalNewline(doc);
   const newLength = regions.reduce((n, r) => n + r.lines.length - (r.end - r.start), doc.lines.length);
   // Untouched spans are copied with slice (a memcpy), which matters for 100,000-line files.

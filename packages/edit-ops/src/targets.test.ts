@@ -100,3 +100,31 @@ describe("marker and target checks", () => {
     );
   });
 });
+
+describe("hostile inputs", () => {
+  it("answers for a file of 100,000 unclosed blocks without scanning from every one of them", () => {
+    const open = Array.from({ length: 100_000 }, (_, i) => `function f${i}() {`);
+    expect(() => findFunction(open, undefined, 99_000)).toThrow(
+      expect.objectContaining({ code: "not_found" }),
+    );
+    const closed = [...open.slice(0, 50_000), "  return 1;", ...Array.from({ length: 50_000 }, () => "}")];
+    expect(findFunction(closed, undefined, 50_000)).toEqual({ start: 49_999, end: 50_001 });
+    expect(findFunction(closed, "f0", undefined)).toEqual({ start: 0, end: 100_000 });
+  });
+
+  it("skips a pathological megabyte line instead of backtracking on it", () => {
+    const lines = [`a(${"):".repeat(500_000)}=`, "function g() {", "}"];
+    expect(findFunction(lines, undefined, 1)).toEqual({ start: 1, end: 2 });
+  });
+
+  it("pairs close tags in a file of unclosed elements and stray close tags", () => {
+    const lines = [
+      ...Array.from({ length: 50_000 }, () => "<div>"),
+      ...Array.from({ length: 50_000 }, () => "</span>"),
+      "<p>",
+      "</p>",
+    ];
+    expect(findTag(lines, undefined, 100_000)).toEqual({ start: 100_000, end: 100_001 });
+    expect(() => findTag(lines, "div", undefined)).toThrow(expect.objectContaining({ code: "not_found" }));
+  });
+});

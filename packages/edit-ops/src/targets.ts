@@ -5,6 +5,7 @@
 // element around a line, or the first element with a name. Heuristics, stated as such in the
 // README; a target that cannot be found is `not_found`, never a guess at the whole file.
 
+import { type BraceIndex, braceBlockEnd, indexBraces } from "./braces.js";
 import { EditError } from "./errors.js";
 
 export type Target =
@@ -38,13 +39,15 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+const MAX_DECL_LENGTH = 1000;
+
 const indentOf = (line: string) => line.length - line.trimStart().length;
 
 /** End line (0-based, inclusive) of the block a declaration at `start` opens, or -1. */
-export function blockEnd(lines: string[], start: number): number {
+export function blockEnd(lines: string[], start: number, braces: () => BraceIndex): number {
   const head = lines[start]!;
   if (/:\s*(#.*)?$/.test(head) && !head.includes("{")) return indentEnd(lines, start);
-  return braceEnd(lines, start);
+  return braceBlockEnd(braces(), start);
 }
 
 function indentEnd(lines: string[], start: number): number {
@@ -59,53 +62,6 @@ function indentEnd(lines: string[], start: number): number {
   return end > start ? end : -1;
 }
 
-function braceEnd(lines: string[], start: number): number {
-  let depth = 0;
-  let opened = false;
-  let quote = "";
-  let blockComment = false;
-  const limit = Math.min(lines.length, start + 50_000);
-  for (let i = start; i < limit; i++) {
-    const l = lines[i]!;
-    for (let j = 0; j < l.length; j++) {
-      const c = l[j]!;
-      if (blockComment) {
-        if (c === "*" && l[j + 1] === "/") {
-          blockComment = false;
-          j++;
-        }
-        continue;
-      }
-      if (quote) {
-        if (c === "\\") j++;
-        else if (c === quote) quote = "";
-        continue;
-      }
-      if (c === "/" && l[j + 1] === "/") break;
-      if (c === "/" && l[j + 1] === "*") {
-        blockComment = true;
-        j++;
-        continue;
-      }
-      if (c === '"' || c === "'" || c === "`") {
-        quote = c;
-        continue;
-      }
-      if (c === ";" && !opened && depth === 0) return -1;
-      if (c === "{") {
-        depth++;
-        opened = true;
-      } else if (c === "}") {
-        depth--;
-        if (opened && depth === 0) return i;
-      }
-    }
-    if (quote !== "`") quote = "";
-    if (!opened && i > start + 5) return -1;
-  }
-  return -1;
-}
-
 /** Pull decorators and attribute lines just above a declaration into its span. */
 function withDecorators(lines: string[], start: number): number {
   let s = start;
@@ -116,9 +72,16 @@ function withDecorators(lines: string[], start: number): number {
 export function findFunction(lines: string[], name: string | undefined, line: number | undefined): Span {
   const pattern = declPattern(name);
   const spans: Span[] = [];
+  let index: BraceIndex | undefined;
+  const braces = () => {
+    index ??= indexBraces(lines);
+    return index;
+  };
   for (let i = 0; i < lines.length; i++) {
-    if (!pattern.test(lines[i]!)) continue;
-    const end = blockEnd(lines, i);
+    // The pattern backtracks on long lines (quadratic in the worst case); a declaration header
+    // is never this long, and minified code has no functions to find by line anyway.
+    if (lines[i]!.length > MAX_DECL_LENGTH || !pattern.test(lines[i]!)) continue;
+    const end = blockEnd(lines, i, braces);
     if (end === -1) continue;
     const span = { start: withDecorators(lines, i), end };
     if (line === undefined) return span;
@@ -140,6 +103,9 @@ interface Element {
 export function scanElements(lines: string[]): Element[] {
   const VOID = /^(area|base|br|col|embed|hr|img|input|link|meta|source|track|wbr)$/i;
   const stack: Element[] = [];
+  // Stack positions per name, so a close tag finds its element without walking the stack (a file
+  // of unclosed elements and stray close tags would otherwise be quadratic).
+  const openAt = new Map<string, number[]>();
   const done: Element[] = [];
   let inComment = false;
   for (let i = 0; i < lines.length; i++) {
@@ -160,12 +126,17 @@ export function scanElements(lines: string[]): Element[] {
       const tag = m[2]!;
       if (m[3] === "/" || VOID.test(tag)) continue;
       if (m[1] !== "/") {
+        const at = openAt.get(tag);
+        if (at) at.push(stack.length);
+        else openAt.set(tag, [stack.length]);
         stack.push({ name: tag, start: i, end: -1 });
         continue;
       }
-      const at = stack.map((e) => e.name).lastIndexOf(tag);
-      if (at === -1) continue;
+      const at = openAt.get(tag)?.at(-1);
+      if (at === undefined) continue;
       const el = stack[at]!;
+      // Elements above it were left unclosed: drop them, and their stack positions, with it.
+      for (let k = stack.length - 1; k >= at; k--) openAt.get(stack[k]!.name)!.pop();
       stack.length = at;
       el.end = i;
       done.push(el);

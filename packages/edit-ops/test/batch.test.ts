@@ -1,3 +1,4 @@
+import { applyPatch } from "diff";
 import { describe, expect, it } from "vitest";
 import { failure, lines, setup } from "./helpers.js";
 
@@ -74,6 +75,31 @@ describe("batch", () => {
     ).toBe("invalid_argument");
   });
 
+  it("applies adjacent ranges, and refuses an insert that falls inside a replaced range", async () => {
+    const { editor, file, text, bytes } = setup();
+    file("a.txt", lines(6));
+    await editor.batch({
+      path: "a.txt",
+      edits: [
+        { start_line: 4, end_line: 5, content: "y" },
+        { start_line: 2, end_line: 3, content: "x" },
+      ],
+    });
+    expect(text("a.txt")).toBe("line 1\nx\ny\nline 6\n");
+    const before = bytes("a.txt");
+    const inside = await failure(
+      editor.batch({
+        path: "a.txt",
+        edits: [
+          { start_line: 1, end_line: 3, content: "z" },
+          { after_line: 2, content: "w" },
+        ],
+      }),
+    );
+    expect(inside.code).toBe("invalid_range");
+    expect(bytes("a.txt").equals(before)).toBe(true);
+  });
+
   it("keeps two inserts at one point in the order given", async () => {
     const { editor, file, text } = setup();
     file("a.txt", "a\nb\n");
@@ -85,5 +111,39 @@ describe("batch", () => {
       ],
     });
     expect(text("a.txt")).toBe("a\n1\n2\nb\n");
+  });
+});
+
+describe("batch diffs", () => {
+  it("gives a diff that turns the old text into the new when an insert and a replacement share a point", async () => {
+    const { editor, file, text } = setup();
+    const before = lines(6);
+    file("a.txt", before);
+    const r = await editor.batch({
+      path: "a.txt",
+      edits: [
+        { start_line: 2, end_line: 4, content: "x" },
+        { after_line: 1, content: "y" },
+      ],
+    });
+    expect(text("a.txt")).toBe("line 1\ny\nx\nline 5\nline 6\n");
+    expect(r.diff).toContain("@@ -1,6 +1,5 @@");
+    expect(applyPatch(before, r.diff)).toBe(text("a.txt"));
+    expect(r).toMatchObject({ lines_added: 2, lines_removed: 3 });
+  });
+
+  it("ends the diff window at the right line when a later edit deletes lines near the end", async () => {
+    const { editor, file, text } = setup();
+    const before = "a\nb\nc\nd\ne";
+    file("a.txt", before);
+    const r = await editor.batch({
+      path: "a.txt",
+      edits: [
+        { start_line: 1, content: "A" },
+        { start_line: 3, end_line: 4, content: "" },
+      ],
+    });
+    expect(text("a.txt")).toBe("A\nb\ne");
+    expect(applyPatch(before, r.diff)).toBe("A\nb\ne");
   });
 });

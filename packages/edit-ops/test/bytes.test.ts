@@ -41,6 +41,20 @@ describe("bytes on disk", () => {
     expect(r.warnings).toEqual([expect.stringContaining("CRLF")]);
   });
 
+  it("keeps CRLF content CRLF in a file with no line ending of its own to follow", async () => {
+    const { editor, file, text } = setup();
+    file("empty.bat", "");
+    const r = await editor.insert({ path: "empty.bat", after_line: 0, content: "@echo off\r\necho hi\r\n" });
+    expect(text("empty.bat")).toBe("@echo off\r\necho hi\r\n");
+    expect(r.warnings).toEqual([]);
+    file("one.bat", "@echo off");
+    await editor.insert({ path: "one.bat", after_line: 1, content: "echo hi\r\n" });
+    expect(text("one.bat")).toBe("@echo off\r\necho hi");
+    file("lf.txt", "a");
+    await editor.insert({ path: "lf.txt", after_line: 1, content: "b\n" });
+    expect(text("lf.txt")).toBe("a\nb");
+  });
+
   it("keeps a UTF-8 BOM", async () => {
     const { editor, file, bytes } = setup();
     file("bom.txt", "\uFEFFfirst\nsecond\n");
@@ -136,9 +150,36 @@ describe("bytes on disk", () => {
     expect(bytes("a.txt").toString()).toBe("keep\npair 😀 ok\n");
   });
 
+  it("edits a file whose name is near the file-system limit (the temp name must still fit)", async () => {
+    const { editor, file, root } = setup();
+    const name = `${"é".repeat(120)}.txt`; // 244 bytes of a 255-byte limit
+    file(name, "a\n");
+    await editor.replace({ path: `${name}:1`, content: "b" });
+    expect(readFileSync(join(root, name), "utf8")).toBe("b\n");
+    expect(readdirSync(root)).toEqual([name]);
+    await editor.undo({ path: name });
+    expect(readFileSync(join(root, name), "utf8")).toBe("a\n");
+  });
+
+  it("refuses an edit that would grow the file past maxFileBytes, writing nothing", async () => {
+    const { editor, file, bytes } = setup({ maxFileBytes: 100 });
+    file("a.txt", `${"x".repeat(90)}\n`);
+    const before = bytes("a.txt");
+    const err = await failure(editor.insert({ path: "a.txt", after_line: 1, content: "y".repeat(20) }));
+    expect(err.code).toBe("too_large");
+    expect(err.message).toContain("100-byte limit");
+    expect(bytes("a.txt").equals(before)).toBe(true);
+    expect((await editor.read({ path: "a.txt" })).total_lines).toBe(1);
+  });
+
   it("refuses oversized content as too_large", async () => {
-    const { editor, file } = setup({ maxFileBytes: 1000 });
+    const { editor, file, bytes } = setup({ maxFileBytes: 1000 });
     file("a.txt", "x\n");
+    const edits = Array.from({ length: 3 }, () => ({ after_line: 1, content: "y".repeat(400) }));
+    const batch = await failure(editor.batch({ path: "a.txt", edits }));
+    expect(batch.code).toBe("too_large");
+    expect(batch.message).toContain("1200 bytes");
+    expect(bytes("a.txt").toString()).toBe("x\n");
     expect(
       (await failure(editor.insert({ path: "a.txt", after_line: 1, content: "y".repeat(2000) }))).code,
     ).toBe("too_large");

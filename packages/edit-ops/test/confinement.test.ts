@@ -1,6 +1,7 @@
 import {
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   realpathSync,
   rmSync,
@@ -82,10 +83,65 @@ describe("confinement", () => {
     expect(readFileSync(join(second, "secret.txt"), "utf8")).toBe("shared\n");
   });
 
-  it("refuses a dangling symlink instead of creating its target", async () => {
-    const { editor, abs } = setup();
+  it("refuses a dangling symlink instead of creating its target, and a loop of links", async () => {
+    const { editor, abs, root } = setup();
     symlinkSync(abs("missing-target.txt"), abs("dangling"));
     expect((await failure(editor.write({ path: "dangling", content: "x" }))).code).toBe("not_found");
+    symlinkSync(abs("loop-b"), abs("loop-a"));
+    symlinkSync(abs("loop-a"), abs("loop-b"));
+    const loop = await failure(editor.write({ path: "loop-a", content: "x" }));
+    expect(loop.code).toBe("invalid_argument");
+    expect(loop.message).toContain("loop");
+    expect((await failure(editor.read({ path: "loop-a/inner.txt" }))).code).toBe("invalid_argument");
+    expect(readdirSync(root).sort()).toEqual(["dangling", "loop-a", "loop-b"]);
+  });
+
+  it("refuses a path that names a directory instead of creating a file named like it", async () => {
+    const { editor, root } = setup();
+    for (const path of ["newdir/", "newdir/.", "./", "sub/..", `${root}/`]) {
+      const err = await failure(editor.write({ path, content: "x", create_dirs: true }));
+      expect(`${path}: ${err.code}`).toBe(`${path}: invalid_argument`);
+      expect(err.message).toContain("directory");
+    }
+    expect(readdirSync(root)).toEqual([]);
+  });
+
+  it("refuses Windows absolute paths on POSIX instead of creating `C:\\…` inside the root", async () => {
+    const { editor, root } = setup();
+    for (const path of [
+      "C:\\Users\\me\\a.txt",
+      "c:/work/a.txt",
+      "file:///C:/work/a.txt",
+      "\\\\server\\share\\a.txt",
+    ]) {
+      const err = await failure(editor.write({ path, content: "x", create_dirs: true }));
+      expect(`${path}: ${err.code}`).toBe(`${path}: outside_roots`);
+      expect(err.details.roots).toEqual([root]);
+    }
+    expect(readdirSync(root)).toEqual([]);
+    // A name with a colon that is not a drive is an ordinary file name.
+    await editor.write({ path: "a:b.txt", content: "ok\n" });
+    expect(readdirSync(root)).toEqual(["a:b.txt"]);
+  });
+
+  it("edits through a root that is itself a symlink, by the link's path and by the real one", async () => {
+    const { journalDir } = setup();
+    const real = outsideDir();
+    const link = join(outsideDir(), "root-link");
+    symlinkSync(real, link);
+    const editor = createEditor({ roots: [link], journalDir });
+    await editor.replace({ path: "secret.txt:1", content: "via link" });
+    expect(readFileSync(join(real, "secret.txt"), "utf8")).toBe("via link\n");
+    expect((await editor.read({ path: join(real, "secret.txt") })).content).toBe("via link\n");
+    await editor.undo({ path: join(link, "secret.txt") });
+    expect(readFileSync(join(real, "secret.txt"), "utf8")).toBe("secret\n");
+  });
+
+  it("reads percent-encoded file URIs with a position", async () => {
+    const { editor, file, root } = setup();
+    file("a b%.txt", "one\ntwo\n");
+    expect((await editor.read({ path: `file://${root}/a%20b%25.txt:2` })).numbered).toBe("2\ttwo");
+    expect((await editor.read({ path: `file://${root}/a%20b%25.txt#L1` })).numbered).toBe("1\tone");
   });
 
   it("refuses roots that are relative or missing", () => {

@@ -154,6 +154,29 @@ describe("replace", () => {
     expect(text("a.txt")).toBe("A\r\nB\r\nc\r\n");
   });
 
+  it("accepts an old check that keeps the final newline of a range ending in an empty line", async () => {
+    const { editor, file, text } = setup();
+    file("a.txt", "a\nb\n\nc\n");
+    await editor.replace({ path: "a.txt:1-3", old: "a\nb\n", content: "z" });
+    expect(text("a.txt")).toBe("z\nc\n");
+    file("b.txt", "a\nb\n\nc\n");
+    const err = await failure(editor.replace({ path: "b.txt:1-3", old: "a\nb", content: "z" }));
+    expect(err.code).toBe("conflict");
+    expect(err.details.actual).toBe("a\nb\n");
+    expect(text("b.txt")).toBe("a\nb\n\nc\n");
+  });
+
+  it("matches CRLF `old` text against an LF file and LF text against a CRLF file", async () => {
+    const { editor, file, bytes } = setup();
+    file("lf.txt", "a\nb\nc\n");
+    await editor.replace({ path: "lf.txt", old: "a\r\nb\r\n", new: "x\r\n" });
+    expect(bytes("lf.txt").toString()).toBe("x\nc\n");
+    file("crlf.txt", "a\r\nb\r\nc\r\n");
+    const r = await editor.replace({ path: "crlf.txt", old: "a\nb\n", new: "x\n" });
+    expect(bytes("crlf.txt").toString()).toBe("x\r\nc\r\n");
+    expect(r.removed[0]!.text).toBe("a\r\nb\r\n");
+  });
+
   it("never turns a missing or misspelt position into a whole-file replace", async () => {
     const { editor, file, bytes } = setup();
     file("a.txt", lines(3));
@@ -163,6 +186,17 @@ describe("replace", () => {
     expect(typo.code).toBe("invalid_argument");
     expect(typo.message).toContain('unknown key "start"');
     expect(bytes("a.txt")).toEqual(before);
+  });
+
+  it("shows the actual text when the old check of :ALL fails", async () => {
+    const { editor, file, bytes } = setup();
+    file("a.txt", "one\r\ntwo\r\n");
+    const err = await failure(editor.replace({ path: "a.txt:ALL", old: "one\nthree", content: "x" }));
+    expect(err.code).toBe("conflict");
+    expect(err.message).toContain("one\ntwo");
+    expect(bytes("a.txt").toString()).toBe("one\r\ntwo\r\n");
+    await editor.delete({ path: "a.txt:ALL", old: "one\ntwo\n" });
+    expect(bytes("a.txt").toString()).toBe("");
   });
 
   it("replaces everything with :ALL", async () => {
@@ -233,64 +267,5 @@ describe("delete", () => {
     file("a.txt", lines(3));
     expect((await failure(editor.delete({ path: "a.txt" }))).code).toBe("invalid_range");
     expect((await failure(editor.delete({ path: "a.txt:4" }))).code).toBe("out_of_range");
-  });
-});
-
-describe("preview and expected_hash", () => {
-  it("preview computes the diff and the new hash but writes nothing", async () => {
-    const { editor, file, bytes, journalDir } = setup();
-    file("a.txt", lines(3));
-    const before = bytes("a.txt");
-    const r = await editor.replace({ path: "a.txt:2", content: "X", preview: true });
-    expect(r).toMatchObject({ preview: true, written: false, changed: true });
-    expect(r.diff).toContain("+X");
-    expect(bytes("a.txt")).toEqual(before);
-    expect((await failure(editor.undo({ path: "a.txt" }))).code).toBe("nothing_to_undo");
-    expect(journalDir).toBeTruthy();
-  });
-
-  it("refuses an edit when the file's hash differs, and accepts the hash read returned", async () => {
-    const { editor, file, bytes } = setup();
-    file("a.txt", lines(3));
-    const { hash } = await editor.read({ path: "a.txt" });
-    file("a.txt", lines(4));
-    const before = bytes("a.txt");
-    const err = await failure(editor.replace({ path: "a.txt:1", content: "x", expected_hash: hash }));
-    expect(err.code).toBe("conflict");
-    expect(bytes("a.txt")).toEqual(before);
-    const fresh = await editor.read({ path: "a.txt" });
-    await editor.replace({ path: "a.txt:1", content: "x", expected_hash: fresh.hash });
-    await editor.replace({
-      path: "a.txt:2",
-      content: "y",
-      expected_hash: (await editor.read({ path: "a.txt" })).hash.slice(0, 16),
-    });
-    expect(
-      (await failure(editor.replace({ path: "a.txt:1", content: "x", expected_hash: "nothex!" }))).code,
-    ).toBe("invalid_argument");
-  });
-});
-
-describe("warnings", () => {
-  it("warns when an edit unbalances brackets that were balanced, and not otherwise", async () => {
-    const { editor, file } = setup();
-    file("a.ts", "function f() {\n  return g(1);\n}\n");
-    const bad = await editor.replace({ path: "a.ts:2", content: "  return g(1;", preview: true });
-    expect(bad.warnings).toEqual([expect.stringContaining("parentheses")]);
-    const fine = await editor.replace({ path: "a.ts:2", content: "  return h(2);", preview: true });
-    expect(fine.warnings).toEqual([]);
-    file("b.ts", "f(\n");
-    const already = await editor.replace({ path: "b.ts:1", content: "f((", preview: true });
-    expect(already.warnings).toEqual([]);
-    file("notes.md", "text\n");
-    const prose = await editor.insert({ path: "notes.md", after_line: 1, content: "1) item", preview: true });
-    expect(prose.warnings).toEqual([]);
-  });
-
-  it("warns about element tags in markup files", async () => {
-    const { editor, file } = setup();
-    file("p.html", "<div>\n  <p>x</p>\n</div>\n");
-    const r = await editor.delete({ path: "p.html:3", preview: true });
-    expect(r.warnings.join()).toContain("element tags");
   });
 });

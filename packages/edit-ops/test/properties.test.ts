@@ -1,6 +1,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
+import { applyPatch } from "diff";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { type BatchEdit, isEditError } from "../src/index.js";
 import { decode } from "../src/text.js";
 import { setup } from "./helpers.js";
 
@@ -22,6 +24,14 @@ type Op =
   | { kind: "replace"; from: number; len: number; content: string }
   | { kind: "delete"; from: number; len: number };
 
+/** Edits of one batch, as raw numbers scaled to the file when applied (overlaps are refused). */
+type RawEdit = { at: number; len: number; insert: boolean; content: string };
+type SeqOp =
+  | Op
+  | { kind: "batch"; edits: RawEdit[] }
+  | { kind: "write"; content: string }
+  | { kind: "text"; line: number; content: string };
+
 const content = fc
   .array(lineText, { maxLength: 4 })
   .chain((ls) => fc.boolean().map((nl) => ls.join("\n") + (nl && ls.length > 0 ? "\n" : "")));
@@ -31,7 +41,66 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant("delete" as const), from: fc.nat(), len: fc.nat(3) }),
 );
 
+const rawEdit: fc.Arbitrary<RawEdit> = fc.record({
+  at: fc.nat(),
+  len: fc.nat(2),
+  insert: fc.boolean(),
+  content,
+});
+const seqOp: fc.Arbitrary<SeqOp> = fc.oneof(
+  op,
+  fc.record({
+    kind: fc.constant("batch" as const),
+    edits: fc.array(rawEdit, { minLength: 1, maxLength: 4 }),
+  }),
+  fc.record({ kind: fc.constant("write" as const), content }),
+  fc.record({ kind: fc.constant("text" as const), line: fc.nat(), content }),
+);
+
 type Editor = ReturnType<typeof setup>["editor"];
+
+function batchEdits(raw: RawEdit[], n: number): BatchEdit[] {
+  return raw.map((e) => {
+    if (e.insert || n === 0) return { after_line: e.at % (n + 1), content: e.content };
+    const start = (e.at % n) + 1;
+    return { start_line: start, end_line: Math.min(n, start + e.len), content: e.content };
+  });
+}
+
+/** Like `apply`, for every kind of edit; false when the edit is refused or cannot apply. */
+async function applyAny(editor: Editor, path: string, o: SeqOp): Promise<boolean> {
+  if (o.kind === "insert" || o.kind === "replace" || o.kind === "delete") return apply(editor, path, o);
+  if (o.kind === "write") {
+    await editor.write({ path, content: o.content });
+    return true;
+  }
+  const doc = decode(readFileSync(path), path);
+  const n = doc.lines.length;
+  if (o.kind === "batch") {
+    try {
+      await editor.batch({ path, edits: batchEdits(o.edits, n) });
+      return true;
+    } catch (err) {
+      if (isEditError(err) && err.code === "invalid_range") return false;
+      throw err;
+    }
+  }
+  const line = n === 0 ? "" : doc.lines[o.line % n]!;
+  if (line === "") return false;
+  try {
+    await editor.replace({ path, old: line, new: o.content });
+    return true;
+  } catch (err) {
+    if (isEditError(err) && err.code === "ambiguous_match") return false;
+    throw err;
+  }
+}
+
+const lf = (b: Buffer) =>
+  b
+    .toString("utf8")
+    .replace(/^\uFEFF/, "")
+    .replace(/\r\n/g, "\n");
 
 /** Apply an op scaled to the file's current line count; false when it cannot apply (empty file). */
 async function apply(editor: Editor, path: string, o: Op, preview = false): Promise<boolean> {
@@ -67,6 +136,54 @@ describe("properties", () => {
         expect(readFileSync(path).equals(bytes)).toBe(true);
       }),
       { numRuns: 60 },
+    );
+  });
+
+  it("applying then undoing any sequence of batch, write, text and line edits gives back the original bytes", async () => {
+    const { editor, abs } = setup();
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fileBytes, fc.array(seqOp, { minLength: 1, maxLength: 5 }), async (bytes, ops) => {
+        const path = abs(`any-${run++}.txt`);
+        writeFileSync(path, bytes);
+        let applied = 0;
+        for (const o of ops) {
+          const before = readFileSync(path);
+          if (!(await applyAny(editor, path, o))) continue;
+          if (!readFileSync(path).equals(before)) applied++;
+        }
+        for (let i = 0; i < applied; i++) await editor.undo({ path });
+        expect(readFileSync(path).equals(bytes)).toBe(true);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("the diff of any batch turns the old text into the new one", async () => {
+    const { editor, abs } = setup();
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fileBytes, fc.array(rawEdit, { minLength: 1, maxLength: 5 }), async (bytes, raw) => {
+        // A lone CR is line text the LF view cannot tell from a CRLF ending; other tests cover it.
+        if (/\r(?!\n)/.test(bytes.toString()) || raw.some((e) => e.content.includes("\r"))) return;
+        const path = abs(`diff-${run++}.txt`);
+        writeFileSync(path, bytes);
+        const n = decode(bytes, path).lines.length;
+        let r: Awaited<ReturnType<Editor["batch"]>>;
+        try {
+          r = await editor.batch({ path, edits: batchEdits(raw, n), preview: true });
+        } catch (err) {
+          if (isEditError(err) && err.code === "invalid_range") return;
+          throw err;
+        }
+        const after = await editor.batch({ path, edits: batchEdits(raw, n) });
+        expect(after.diff).toBe(r.diff);
+        const now = readFileSync(path);
+        expect(r.changed ? applyPatch(lf(bytes), r.diff) : lf(bytes)).toBe(lf(now));
+        const added = r.diff.split("\n").filter((l) => l.startsWith("+") && !l.startsWith("+++")).length;
+        expect(r.lines_added).toBe(added);
+      }),
+      { numRuns: 300 },
     );
   });
 

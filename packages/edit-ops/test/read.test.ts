@@ -82,10 +82,38 @@ describe("read", () => {
     expect((await editor.read({ path: "a.txt:40-90" })).end_line).toBe(41);
   });
 
+  it("reads from the top when only end_line is given, never the whole file", async () => {
+    const { editor, file } = setup();
+    file("a.txt", lines(5));
+    const r = await editor.read({ path: "a.txt", end_line: 2 });
+    expect([r.start_line, r.end_line, r.content]).toEqual([1, 2, "line 1\nline 2\n"]);
+  });
+
+  it("refuses a path position that disagrees with the fields, and a target with a range", async () => {
+    const { editor, file } = setup();
+    file("a.txt", lines(5));
+    expect((await failure(editor.read({ path: "a.txt:1", start_line: 3 }))).code).toBe("invalid_range");
+    expect((await failure(editor.read({ path: "a.txt:ALL", end_line: 3 }))).code).toBe("invalid_range");
+    expect((await editor.read({ path: "a.txt:2-3", start_line: 2, end_line: 3 })).end_line).toBe(3);
+    const both = await failure(editor.read({ path: "a.txt:1", target: { kind: "marker", text: "line 3" } }));
+    expect(both.code).toBe("invalid_argument");
+  });
+
+  it("reads :ALL of an empty file as zero lines", async () => {
+    const { editor, file } = setup();
+    file("e.txt", "");
+    expect(await editor.read({ path: "e.txt:ALL" })).toMatchObject({
+      total_lines: 0,
+      content: "",
+      next: null,
+    });
+    expect((await failure(editor.read({ path: "e.txt:1" }))).code).toBe("out_of_range");
+  });
+
   it("refuses zero, negative and reversed ranges as invalid_range", async () => {
     const { editor, file } = setup();
     file("a.txt", lines(5));
-    for (const path of ["a.txt:0", "a.txt:-2", "a.txt:4-2"]) {
+    for (const path of ["a.txt:0", "a.txt:-2", "a.txt:4-2", "a.txt:1-0"]) {
       expect((await failure(editor.read({ path }))).code).toBe("invalid_range");
     }
   });

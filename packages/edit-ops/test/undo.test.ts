@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createEditor } from "../src/index.js";
@@ -127,6 +127,16 @@ describe("undo", () => {
     const [dir] = readdirSync(journalDir);
     const bin = readdirSync(join(journalDir, dir!)).find((n) => n.endsWith(".bin"))!;
     writeFileSync(join(journalDir, dir!, bin), "tampered");
+    expect((await failure(editor.undo({ path: "a.txt" }))).code).toBe("io_error");
+    expect(bytes("a.txt").toString()).toBe("b\n");
+    const json = join(journalDir, dir!, bin.replace(".bin", ".json"));
+    const entry = JSON.parse(readFileSync(json, "utf8")) as Record<string, unknown>;
+    for (const splices of [[1, 2, 3], [[0, -1, 1]], [["0", 1, 1]], "x"]) {
+      writeFileSync(json, JSON.stringify({ ...entry, splices }));
+      const err = await failure(editor.undo({ path: "a.txt" }));
+      expect(`${JSON.stringify(splices)}: ${err.code}`).toBe(`${JSON.stringify(splices)}: io_error`);
+    }
+    writeFileSync(json, "{ not json");
     expect((await failure(editor.undo({ path: "a.txt" }))).code).toBe("io_error");
     expect(bytes("a.txt").toString()).toBe("b\n");
   });
