@@ -1,0 +1,81 @@
+// compress(): detect, dispatch to the kind's compressor, and fail closed. The input comes back
+// byte-identical with ratio 0 and a reason when it is below the floor, already carries our
+// markers (which makes compress idempotent), is malformed, does not shrink by MIN_GAIN, or when
+// anything throws. Lossy outputs are checked line by line: each must be a line or slice of a line
+// of the input, or a marker; otherwise the result is discarded as an internal error.
+
+import { detectWithValue } from "./detect.js";
+import { compressByKind } from "./dispatch.js";
+import { linesAreHonest } from "./lines.js";
+import { hasMarkerLine } from "./markers.js";
+import { measureTokens } from "./tokens.js";
+import type { CompressOptions, CompressResult, ContentKind, PassReason } from "./types.js";
+
+/** Default floor: inputs with fewer tokens pass through. */
+export const DEFAULT_FLOOR_TOKENS = 300;
+/** Output must save at least this share of tokens, or the input passes through. */
+export const MIN_GAIN = 0.1;
+
+/** Kinds whose compressors rewrite within lines (word drops, escapes, JSON re-encoding, markup). */
+const REWRITING: ReadonlySet<ContentKind> = new Set(["prose", "terminal", "json", "html"]);
+
+function pass(
+  input: string,
+  kind: ContentKind,
+  tokens: number,
+  estimated: boolean,
+  reason: PassReason,
+): CompressResult {
+  return {
+    output: input,
+    kind,
+    ratio: 0,
+    tokensIn: tokens,
+    tokensOut: tokens,
+    lossless: true,
+    reason,
+    ...(estimated ? { tokensEstimated: true } : {}),
+  };
+}
+
+/** Compresses tool output; never throws (fails closed to the input with a reason). */
+export function compress(input: string, options: CompressOptions = {}): CompressResult {
+  let kind: ContentKind = "text";
+  let tokensIn = 0;
+  let estimated = false;
+  try {
+    const text = typeof input === "string" ? input : String(input);
+    const measured = measureTokens(text);
+    tokensIn = measured.tokens;
+    estimated = measured.estimated;
+    const detection = detectWithValue(text, options.hint);
+    kind = detection.kind;
+    const floor = options.floorTokens ?? DEFAULT_FLOOR_TOKENS;
+    if (tokensIn < floor) return pass(text, kind, tokensIn, estimated, "below_floor");
+    if (hasMarkerLine(text)) return pass(text, kind, tokensIn, estimated, "not_smaller");
+    const outcome = compressByKind(text, detection, {
+      ...(options.hint ? { hint: options.hint } : {}),
+      ...(options.query ? { query: options.query } : {}),
+      ...(options.handle ? { handle: options.handle } : {}),
+    });
+    if (typeof outcome === "string") return pass(text, kind, tokensIn, estimated, outcome);
+    if (!outcome.lossless && !REWRITING.has(kind) && !linesAreHonest(text, outcome.output))
+      return pass(text, kind, tokensIn, estimated, "internal_error");
+    const out = outcome.tokens ?? measureTokens(outcome.output);
+    if (out.tokens > tokensIn * (1 - MIN_GAIN)) return pass(text, kind, tokensIn, estimated, "not_smaller");
+    return {
+      output: outcome.output,
+      kind,
+      ratio: Math.round((1 - out.tokens / tokensIn) * 10_000) / 10_000,
+      tokensIn,
+      tokensOut: out.tokens,
+      lossless: outcome.lossless,
+      ...(estimated || out.estimated ? { tokensEstimated: true } : {}),
+      ...(detection.language ? { language: detection.language } : {}),
+    };
+  } catch {
+    return pass(typeof input === "string" ? input : "", kind, tokensIn, estimated, "internal_error");
+  }
+}
+
+export { linesAreHonest };

@@ -1,0 +1,193 @@
+// Deterministic content-kind detection. Terminal escapes mean "terminal" (cleaned, then classified
+// again), text that parses as JSON is JSON (and our own canonical TOON output counts as JSON),
+// then a hint (a kind or the producing tool) decides, then content rules over a bounded sample of
+// lines (behind any read-tool gutter). When no rule is confident the answer is "text", which no
+// compressor restructures.
+import { decode, encode } from "@toon-format/toon";
+import { stripGutters } from "./gutter.js";
+import { kindFromHint } from "./hints.js";
+import { detectLanguage } from "./language.js";
+import type { ContentKind, Detection } from "./types.js";
+
+const SAMPLE_LINES = 400;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI escapes are what we look for
+const ANSI = /\u001b\[[0-9;?]*[A-Za-z]|\u001b\][^\u0007]*\u0007/;
+const BIOME_DIAG = /^\S+:\d+:\d+ [\w-]+\/[\w/-]+ |^\S+:\d+:\d+ (parse|format|lint|check)\b.*━/;
+const UNITTEST =
+  /^\w+ \([\w.]+\) \.\.\. (ok|FAIL|ERROR|skipped)|^Ran \d+ tests? in |^(FAIL|ERROR): \w+ \(|^FAILED \((failures|errors)=/;
+const TS_DIAG = /^\S.*\(\d+,\d+\): (error|warning) TS\d+:|^\S.*:\d+:\d+ - (error|warning) TS\d+:/;
+const GCC_DIAG = /^[^\s:]+:\d+:\d+: (fatal error|error|warning|note):/;
+const RUST_DIAG = /^(error|warning)(\[E\d+\])?: /;
+const ESLINT_ROW = /^\s+\d+:\d+\s+(error|warning)\s+/;
+const GREP_HIT = /^[^\s:]+:\d+[:-]/;
+const TEST_LINE =
+  /^\s*(✓|✗|×|✔|✘|↓)\s|^\s*(FAIL|PASS)\s+\S|^\s*(Test Files|Tests|Test Suites)\s+\d|^(=== RUN|--- (FAIL|PASS)|ok\s+\S+\s+\d)|={3,} (FAILURES|ERRORS|short test summary|\d+ (passed|failed))|^\s*\d+ (passing|failing|pending)\b|collected \d+ items?/;
+const FRAME =
+  /^\s+at \S|^\s+File ".*", line \d+|^\tat [\w$.]+\(|^\s*Caused by: |^Traceback \(most recent call last\):|^\s+\.\.\. \d+ more$/;
+const LOG_LINE =
+  /^\s*(\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\[?\d\d:\d\d:\d\d|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d|\d{1,3}(\.\d{1,3}){3} \S+ \S+ \[|\[?(INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|NOTICE|CRIT)\b|(info|warn|error|debug|verbose|http|silly)\s|\d+ (verbose|info|warn|error|silly|http|timing)\s)/;
+const HTML_START = /^\s*(<!doctype html|<html[\s>]|<head[\s>]|<body[\s>])/i;
+
+function ratio(lines: readonly string[], test: (line: string) => boolean): number {
+  let hit = 0;
+  let total = 0;
+  for (const line of lines) {
+    if (line.trim() === "") continue;
+    total++;
+    if (test(line)) hit++;
+  }
+  return total === 0 ? 0 : hit / total;
+}
+
+const TOON_HEAD = /^("[^"\n]*"|[\w.-]+)?(\[\d+[,|\t]?\])?(\{[^}\n]*\})?:( |$)/;
+
+/**
+ * The value of `text` when it is exactly what the TOON encoder writes for that value (our own
+ * lossless output), so that compressing it again is recognised as JSON and changes nothing.
+ */
+function canonicalToon(text: string): unknown {
+  // Only inputs up to TOON_MAX_CHARS are ever re-encoded as TOON; larger ones cannot be ours.
+  if (text.length > 300_000 || !TOON_HEAD.test(text) || !text.includes("\n")) return undefined;
+  try {
+    const value = decode(text, { strict: true });
+    if (value === null || typeof value !== "object") return undefined;
+    return encode(value) === text ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function looksJson(text: string): boolean {
+  const t = text.trimStart();
+  return t.startsWith("{") || t.startsWith("[");
+}
+
+function isNdjson(lines: readonly string[]): boolean {
+  const rows = lines.filter((l) => l.trim() !== "");
+  if (rows.length < 2) return false;
+  for (const row of rows.slice(0, 50)) {
+    const t = row.trim();
+    if (!(t.startsWith("{") && t.endsWith("}")) && !(t.startsWith("[") && t.endsWith("]"))) return false;
+    try {
+      JSON.parse(t);
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
+function isTable(lines: readonly string[]): boolean {
+  const rows = lines.filter((l) => l.trim() !== "");
+  if (rows.length < 4) return false;
+  if (rows[0]!.trimStart().startsWith("|") && /^\s*\|?\s*:?-{3,}/.test(rows[1] ?? "")) return true;
+  for (const delim of ["\t", ","]) {
+    const width = rows[0]!.split(delim).length;
+    if (width < 2) continue;
+    if (ratio(rows, (l) => l.split(delim).length === width) >= 0.9) return true;
+  }
+  return false;
+}
+
+function isProse(lines: readonly string[]): boolean {
+  const rows = lines.filter((l) => l.trim() !== "");
+  if (rows.length < 3) return false;
+  const words = rows.reduce((sum, l) => sum + l.split(/\s+/).length, 0);
+  const sentences = ratio(rows, (l) => /[a-z][.!?:,)]?$|^#{1,6} |^\s*[-*] |[a-z]{3,}[.!?] /i.test(l));
+  return words / rows.length >= 5 && sentences >= 0.6;
+}
+
+/** Mostly rows of a markdown table. */
+function isMarkdownTable(lines: readonly string[]): boolean {
+  return (
+    ratio(lines, (l) => /^\s*\|.*\|\s*$/.test(l)) >= 0.6 && lines.some((l) => /^\s*\|?\s*:?-{3,}/.test(l))
+  );
+}
+
+/** Markdown: headings or links, and prose outside the fenced code blocks. */
+function isMarkdown(lines: readonly string[]): boolean {
+  const outside: string[] = [];
+  let fenced = false;
+  let fences = 0;
+  for (const line of lines) {
+    if (/^\s*(```|~~~)/.test(line)) {
+      fenced = !fenced;
+      fences++;
+      continue;
+    }
+    if (!fenced) outside.push(line);
+  }
+  const headings = outside.filter((l) => /^#{1,6} \S/.test(l)).length;
+  const links = outside.filter((l) => /\[[^\]]+\]\([^)]+\)/.test(l)).length;
+  if (headings === 0 || (fences === 0 && links === 0 && headings < 2)) return false;
+  const prose = outside.filter(
+    (l) => /^#{1,6} /.test(l) === false && l.trim() !== "" && !l.trimStart().startsWith("|"),
+  );
+  return ratio(prose, (l) => l.split(/\s+/).length >= 5) >= 0.4 && detectLanguage(outside) === undefined;
+}
+
+/** Kind of `text`, and JSON value when the text parsed as JSON (internal: avoids a second parse). */
+export function detectWithValue(text: string, hint?: string): Detection & { value?: unknown } {
+  const hinted = kindFromHint(hint);
+  const head = text.length > 262_144 ? text.slice(0, 262_144) : text;
+  // Escapes and redraws are cleaned first; the terminal compressor classifies what remains.
+  if (hinted !== "json" && (ANSI.test(head) || /\r(?!\n)/.test(head))) return { kind: "terminal" };
+  if (looksJson(text)) {
+    try {
+      return { kind: "json", value: JSON.parse(text) };
+    } catch {
+      // not one JSON document: maybe JSON lines, else the hint or the content decides
+    }
+  }
+  const toon = canonicalToon(text);
+  if (toon !== undefined) return { kind: "json", value: toon };
+  const lines = stripGutters(head.split("\n", SAMPLE_LINES));
+  if (hinted === "json" || hinted === "ndjson") return { kind: isNdjson(lines) ? "ndjson" : "json" };
+  if (hinted === "code") return { kind: "code", ...langOf(lines) };
+  if (hinted) return { kind: hinted };
+  const kind = classify(lines, head);
+  return kind === "code" ? { kind, ...langOf(lines) } : { kind };
+}
+
+function langOf(lines: readonly string[]): { language?: string } {
+  const language = detectLanguage(lines);
+  return language ? { language } : {};
+}
+
+function classify(lines: readonly string[], head: string): ContentKind {
+  if (
+    lines.some((l) => l.startsWith("diff --git ")) ||
+    (/^--- \S/m.test(head) && /^\+\+\+ \S/m.test(head) && /^@@ -\d/m.test(head))
+  )
+    return "diff";
+  if (HTML_START.test(head) || ratio(lines, (l) => /^\s*<\/?[a-z][\w-]*[\s>/]/i.test(l)) >= 0.5)
+    return "html";
+  if (isNdjson(lines)) return "ndjson";
+  if (ratio(lines, (l) => TEST_LINE.test(l) || UNITTEST.test(l)) >= 0.08) return "test";
+  if (
+    lines.some((l) => TS_DIAG.test(l) || GCC_DIAG.test(l) || BIOME_DIAG.test(l)) ||
+    ratio(lines, (l) => RUST_DIAG.test(l) || ESLINT_ROW.test(l)) >= 0.1
+  )
+    return "diagnostics";
+  const frames = ratio(lines, (l) => FRAME.test(l));
+  const logs = ratio(lines, (l) => LOG_LINE.test(l));
+  if (frames >= 0.3 && logs < 0.3) return "stacktrace";
+  if (logs >= 0.5) return "log";
+  if (ratio(lines, (l) => GREP_HIT.test(l)) >= 0.7) return "grep";
+  if (isMarkdownTable(lines)) return "table";
+  if (isMarkdown(lines)) return "prose";
+  if (isTable(lines)) return "table";
+  if (detectLanguage(lines)) return "code";
+  if (isProse(lines)) return "prose";
+  return "text";
+}
+
+/** Detects the content kind of `text`; `hint` is a ContentKind or the producing tool/command. */
+export function detect(text: string, hint?: string): Detection {
+  try {
+    const { kind, language } = detectWithValue(text, hint);
+    return language ? { kind, language } : { kind };
+  } catch {
+    return { kind: "text" };
+  }
+}

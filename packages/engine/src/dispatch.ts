@@ -1,0 +1,61 @@
+// Routes detected content to its compressor. Each returns a Candidate or the PassReason it
+// would pass through with; compress() does the token accounting and the fail-closed checks.
+import { compressCode } from "./code/outline.js";
+import { detectWithValue } from "./detect.js";
+import { compressDiagnostics } from "./diagnostics.js";
+import { compressDiff } from "./diff.js";
+import { compressGrep } from "./grep.js";
+import { compressHtml } from "./html.js";
+import { compressJson } from "./json/compress.js";
+import { compressLog } from "./log/fold.js";
+import { compressNdjson } from "./ndjson.js";
+import { compressProse } from "./prose.js";
+import { compressStacktrace } from "./stacktrace.js";
+import { compressTable } from "./table.js";
+import { compressTerminal } from "./terminal.js";
+import { compressTest } from "./testout.js";
+import { compressText } from "./text.js";
+import type { Candidate, Detection, KindContext, PassReason } from "./types.js";
+
+/** Runs the compressor of `detection.kind`. May throw; compress() catches. */
+export function compressByKind(
+  text: string,
+  detection: Detection & { value?: unknown },
+  ctx: KindContext,
+): Candidate | PassReason {
+  switch (detection.kind) {
+    case "json":
+      if (!("value" in detection)) return "parse_error";
+      return compressJson(text, detection.value, ctx) ?? "not_smaller";
+    case "ndjson":
+      return compressNdjson(text, ctx);
+    case "log":
+      return compressLog(text, ctx);
+    case "stacktrace":
+      return compressStacktrace(text, ctx);
+    case "test":
+      return compressTest(text, ctx);
+    case "diagnostics":
+      return compressDiagnostics(text, ctx);
+    case "grep":
+      return compressGrep(text, ctx);
+    case "diff":
+      return compressDiff(text, ctx);
+    case "code":
+      return compressCode(text, ctx, detection.language);
+    case "table":
+      return compressTable(text, ctx);
+    case "html":
+      return compressHtml(text, ctx);
+    case "prose":
+      return compressProse(text, ctx);
+    case "terminal":
+      return compressTerminal(text, ctx, (clean, inner) => {
+        const det = detectWithValue(clean, inner.hint);
+        if (det.kind === "terminal") return { kind: det.kind, result: "not_smaller" };
+        return { kind: det.kind, result: compressByKind(clean, det, inner) };
+      });
+    default:
+      return compressText(text, ctx);
+  }
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { compress } from "./compress.js";
+import { corpusItem, fabricatedLines } from "./corpus.test-util.js";
+import { isMarkerLine } from "./markers.js";
+
+describe("grep compression", () => {
+  it("keeps every file name with its hit count and the first hits of each file", () => {
+    const lines: string[] = [];
+    for (let f = 0; f < 6; f++)
+      for (let l = 1; l <= 40; l++)
+        lines.push(`src/mod${f}/file${f}.ts:${l * 3}:  const v${l} = process.env.X${l};`);
+    const input = lines.join("\n");
+    const r = compress(input, { hint: "grep -rn" });
+    expect(r.kind).toBe("grep");
+    expect(r.ratio).toBeGreaterThan(0.8);
+    for (let f = 0; f < 6; f++) {
+      expect(r.output).toContain(`src/mod${f}/file${f}.ts:3:`);
+      expect(r.output).toMatch(
+        new RegExp(`src/mod${f}/file${f}\\.ts x37 \\(line 12\\.\\.120; 40 hits in file\\)`),
+      );
+    }
+    const markers = r.output.split("\n").filter(isMarkerLine);
+    expect(markers.reduce((n, m) => n + Number(/(\d+) hits elided/.exec(m)![1]), 0)).toBe(6 * 37);
+    expect(fabricatedLines(input, r.output)).toEqual([]);
+  });
+
+  it("keeps hits that match the query or report errors", () => {
+    const lines = Array.from({ length: 100 }, (_, i) => `lib/a.js:${i + 1}:  call(${i})`);
+    lines[70] = "lib/a.js:71:  throw new Error('boom')";
+    lines[50] = "lib/a.js:51:  call(needle)";
+    const r = compress(lines.join("\n"), { query: "needle" });
+    expect(r.output).toContain("lib/a.js:71:  throw new Error('boom')");
+    expect(r.output).toContain("lib/a.js:51:  call(needle)");
+  });
+
+  it("compresses real grep output over node_modules", () => {
+    const item = corpusItem("grep-typescript-todo");
+    const r = compress(item.content, { hint: item.hint ?? "grep" });
+    expect(r.ratio).toBeGreaterThan(0.8);
+    for (const g of item.gold) expect(r.output).toContain(g.text);
+  });
+});

@@ -1,0 +1,142 @@
+// Thins long redundant arrays of a parsed JSON value and writes the result as compact JSON, with
+// one marker string element in place of each elided run. Everything not elided is written exactly
+// as JSON.stringify writes it, so every output line is a slice of the compact form or a marker,
+// and the result is valid JSON. Runs break the line around their marker; kept neighbours stay on
+// their lines. Arrays inside elided elements are not visited.
+import { formatJsonMarker } from "../markers.js";
+import { recordFacts } from "./facts.js";
+import { isRecord } from "./fields.js";
+import { isThinnable, selectKept } from "./select.js";
+
+/** Objects with fewer members are never thinned. */
+const MIN_THIN_MEMBERS = 16;
+
+/** A keyed collection (`{"<id>": {...}, ...}`) of redundant records, thinned like an array. */
+function isThinnableObject(record: Record<string, unknown>): boolean {
+  const keys = Object.keys(record);
+  return (
+    keys.length >= MIN_THIN_MEMBERS && isRecord(record[keys[0]!]) && isThinnable(keys.map((k) => record[k]))
+  );
+}
+
+/** Containers deeper than this are written as they are (recursion guard). */
+const MAX_DEPTH = 400;
+
+export interface ThinOptions {
+  query?: string;
+  handle?: string;
+}
+
+/** Result of thinning: compact JSON text and how many elements were elided in total. */
+export interface ThinResult {
+  text: string;
+  elided: number;
+}
+
+function escapePointer(key: string): string {
+  return key.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/** Marks every container on a path to a thinnable array; returns whether `value` holds one. */
+function mark(value: unknown, depth: number, marked: Set<object>): boolean {
+  if (value === null || typeof value !== "object" || depth > MAX_DEPTH) return false;
+  let found = false;
+  if (Array.isArray(value)) {
+    if (isThinnable(value)) found = true;
+    for (const item of value) if (mark(item, depth + 1, marked)) found = true;
+  } else {
+    const record = value as Record<string, unknown>;
+    if (isThinnableObject(record)) found = true;
+    for (const key of Object.keys(record)) if (mark(record[key], depth + 1, marked)) found = true;
+  }
+  if (found) marked.add(value);
+  return found;
+}
+
+class Writer {
+  elided = 0;
+  constructor(
+    private readonly marked: Set<object>,
+    private readonly opts: ThinOptions,
+  ) {}
+
+  write(value: unknown, path: string): string {
+    if (value === null || typeof value !== "object" || !this.marked.has(value)) return JSON.stringify(value);
+    if (!Array.isArray(value)) {
+      const record = value as Record<string, unknown>;
+      const member = (k: string) =>
+        `${JSON.stringify(k)}:${this.write(record[k], `${path}/${escapePointer(k)}`)}`;
+      if (!isThinnableObject(record)) return `{${Object.keys(record).map(member).join(",")}}`;
+      return this.thinMembers(record, path, member);
+    }
+    if (!isThinnable(value)) return `[${value.map((item, i) => this.write(item, `${path}/${i}`)).join(",")}]`;
+    const raw = value.map((item) => JSON.stringify(item));
+    const { kept, fields } = selectKept(value, raw, this.opts.query);
+    let out = "[";
+    let prev = -1;
+    for (const k of [...kept, value.length]) {
+      if (k - prev > 1) {
+        const from = prev + 1;
+        const to = k - 1;
+        const marker = formatJsonMarker({
+          count: to - from + 1,
+          unit: "item",
+          where: `${from}-${to} of ${value.length} at ${path === "" ? "/" : path}`,
+          facts: recordFacts(fields.slice(from, to + 1)),
+          ...(this.opts.handle ? { handle: this.opts.handle } : {}),
+        });
+        this.elided += to - from + 1;
+        out += `\n${marker}${k < value.length ? ",\n" : "\n"}`;
+      }
+      if (k < value.length) {
+        out += this.write(value[k], `${path}/${k}`);
+        if (k + 1 < value.length) out += ",";
+      }
+      prev = k;
+    }
+    return `${out}]`;
+  }
+
+  /** A keyed collection: elided member runs become `"[caveman: ...]":null` members. */
+  private thinMembers(record: Record<string, unknown>, path: string, member: (k: string) => string): string {
+    const keys = Object.keys(record);
+    const values = keys.map((k) => record[k]);
+    const raw = keys.map((k) => `${JSON.stringify(k)}:${JSON.stringify(record[k])}`);
+    const { kept, fields } = selectKept(values, raw, this.opts.query);
+    let out = "{";
+    let prev = -1;
+    for (const k of [...kept, keys.length]) {
+      if (k - prev > 1) {
+        const from = prev + 1;
+        const to = k - 1;
+        const marker = formatJsonMarker({
+          count: to - from + 1,
+          unit: "member",
+          where: `${from}-${to} of ${keys.length} at ${path === "" ? "/" : path}`,
+          facts: [
+            `keys ${JSON.stringify(keys[from])}..${JSON.stringify(keys[to])}`,
+            ...recordFacts(fields.slice(from, to + 1)),
+          ],
+          ...(this.opts.handle ? { handle: this.opts.handle } : {}),
+        });
+        this.elided += to - from + 1;
+        out += `\n${marker}:null${k < keys.length ? ",\n" : "\n"}`;
+      }
+      if (k < keys.length) {
+        out += member(keys[k]!);
+        if (k + 1 < keys.length) out += ",";
+      }
+      prev = k;
+    }
+    return `${out}}`;
+  }
+}
+
+/** Thins every redundant long array (and keyed collection) in `value`, writing compact JSON. */
+export function thinJson(value: unknown, opts: ThinOptions): ThinResult {
+  const marked = new Set<object>();
+  if (!mark(value, 0, marked)) return { text: "", elided: 0 };
+  const writer = new Writer(marked, opts);
+  const text = writer.write(value, "");
+  return { text, elided: writer.elided };
+}

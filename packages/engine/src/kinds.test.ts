@@ -1,0 +1,173 @@
+import { describe, expect, it } from "vitest";
+import { compress } from "./compress.js";
+import { corpusItem, fabricatedLines } from "./corpus.test-util.js";
+import { isMarkerLine } from "./markers.js";
+import { narrow } from "./narrow.js";
+import { cleanTerminal } from "./terminal.js";
+
+describe("stack traces", () => {
+  it("keeps every message line and the app's own frames, folding library frames per package", () => {
+    const lines = ["Error: cannot load config", "    at loadConfig (/srv/app/src/config.js:10:5)"];
+    for (let i = 0; i < 40; i++)
+      lines.push(`    at step${i} (/srv/app/node_modules/express/lib/router/index.js:${100 + i}:7)`);
+    lines.push("    at main (/srv/app/src/main.js:3:1)");
+    lines.push("Caused by: YAMLException: bad indentation of a mapping entry (3:5)");
+    for (let i = 0; i < 30; i++) lines.push(`    at readBlock${i} (node:internal/modules/cjs/loader:${i}:1)`);
+    const input = lines.join("\n");
+    const r = compress(input, { hint: "node" });
+    expect(r.kind).toBe("stacktrace");
+    expect(r.ratio).toBeGreaterThan(0.5);
+    expect(r.output).toContain("Error: cannot load config");
+    expect(r.output).toContain("Caused by: YAMLException: bad indentation of a mapping entry (3:5)");
+    expect(r.output).toContain("    at main (/srv/app/src/main.js:3:1)");
+    expect(r.output).toMatch(/frames: express x38/);
+    expect(fabricatedLines(input, r.output)).toEqual([]);
+  });
+
+  it("folds recursion in a real chained Python traceback and keeps every message", () => {
+    const item = corpusItem("stacktrace-python-chained");
+    const r = compress(item.content, { hint: item.hint ?? "python3" });
+    expect(r.ratio).toBeGreaterThan(0.4);
+    expect(r.output).toMatch(/frames: repeated frames x\d+/);
+    for (const g of item.gold) expect(r.output).toContain(g.text);
+    expect(fabricatedLines(item.content, r.output)).toEqual([]);
+  });
+});
+
+describe("HTML", () => {
+  it("keeps the visible text and structure, without scripts, styles, svg, comments or markup", () => {
+    const parts = ["<!doctype html>", "<html>", "<head>", "<title>Release &amp; notes</title>", "<style>"];
+    for (let i = 0; i < 60; i++) parts.push(`  .c${i} { color: red; margin: ${i}px; }`);
+    parts.push("</style>", "<script>");
+    for (let i = 0; i < 60; i++) parts.push(`  window.track${i} = function () { return ${i}; };`);
+    parts.push(
+      "</script>",
+      "</head>",
+      '<body class="doc">',
+      "<h1>Release notes</h1>",
+      "<p>Version 2.0 <b>removes</b> the legacy API.</p>",
+    );
+    parts.push(
+      "<ul><li>one</li><li>two</li></ul>",
+      "<table><tr><td>a</td><td>b</td></tr></table>",
+      "<pre>  x = 1\n  y = 2</pre>",
+    );
+    parts.push(
+      "<!-- build 1234 -->",
+      "<svg viewBox='0 0 10 10'>",
+      "<path d='M0 0L10 10'/>",
+      "</svg>",
+      "</body>",
+      "</html>",
+    );
+    const input = parts.join("\n");
+    const r = compress(input);
+    expect(r.kind).toBe("html");
+    expect(r.ratio).toBeGreaterThan(0.8);
+    const lines = r.output.split("\n");
+    expect(isMarkerLine(lines[0]!)).toBe(true);
+    expect(lines[0]).toContain("head x1, comment x1, svg x1");
+    expect(lines.slice(1)).toEqual([
+      "# Release & notes",
+      "# Release notes",
+      "Version 2.0 removes the legacy API.",
+      "- one",
+      "- two",
+      "a | b",
+      "  x = 1",
+      "  y = 2",
+    ]);
+  });
+
+  it("keeps the text a reader needs from real documentation pages", () => {
+    for (const id of ["html-idle-help", "html-pydoc-argparse"]) {
+      const item = corpusItem(id);
+      const r = compress(item.content, { hint: item.hint ?? "html" });
+      expect(r.ratio, id).toBeGreaterThan(0.5);
+      const view = (g: { text: string; query?: string }) =>
+        r.output.includes(g.text) || narrow(item.content, g.query ?? g.text).output.includes(g.text);
+      for (const g of item.gold) expect(view(g), g.text).toBe(true);
+    }
+  });
+});
+
+describe("terminal output", () => {
+  it("strips escapes and keeps the last redraw of each line", () => {
+    const esc = String.fromCharCode(27);
+    expect(cleanTerminal(`${esc}[32mok${esc}[0m\nprogress 10%\rprogress 50%\rprogress 100%\n`)).toBe(
+      "ok\nprogress 100%\n",
+    );
+  });
+
+  it("compresses real coloured vitest output as the test output underneath", () => {
+    const item = corpusItem("terminal-vitest-colour");
+    const r = compress(item.content, { hint: item.hint ?? "vitest run" });
+    expect(r.kind).toBe("terminal");
+    expect(r.ratio).toBeGreaterThan(0.5);
+    for (const g of item.gold) expect(r.output).toContain(g.text);
+    expect(r.output).not.toContain(String.fromCharCode(27));
+  });
+});
+
+describe("prose", () => {
+  it("drops articles, filler and hedges but keeps negations, numbers, code, URLs and headings", () => {
+    const para =
+      "Please note that the server is basically not able to handle more than 20 requests per second, " +
+      "and it should never be run with `--unsafe` except in tests. I think the docs at https://example.com/a/b " +
+      "are really just a bit out of date, so you should probably read the source in src/server.ts instead.";
+    const input = ["# The Server", "", para, "", "```js", "const the = a;", "```", "", para].join("\n");
+    const r = compress(input, { hint: "prose", floorTokens: 10 });
+    expect(r.kind).toBe("prose");
+    expect(r.output).toContain("# The Server");
+    expect(r.output).toContain("const the = a;");
+    for (const kept of [
+      "not",
+      "never",
+      "except",
+      "20",
+      "`--unsafe`",
+      "https://example.com/a/b",
+      "src/server.ts",
+    ])
+      expect(r.output).toContain(kept);
+    expect(r.output).not.toMatch(/\b(basically|really|probably|Please)\b/);
+    expect(r.ratio).toBeGreaterThan(0.2);
+  });
+});
+
+describe("NDJSON", () => {
+  it("passes JSON lines with a malformed line through with parse_error", () => {
+    const rows = Array.from({ length: 60 }, (_, i) =>
+      JSON.stringify({ id: i, level: "info", msg: `request ${i} ok` }),
+    );
+    rows[30] = '{"id": 30, "level": "info", "msg": "broken';
+    const input = rows.join("\n");
+    expect(compress(input, { hint: "ndjson" })).toMatchObject({ output: input, reason: "parse_error" });
+  });
+
+  it("thins JSON lines and keeps the planted request", () => {
+    const item = corpusItem("ndjson-http-access");
+    const r = compress(item.content, { hint: item.hint ?? "ndjson" });
+    expect(r.kind).toBe("ndjson");
+    expect(r.ratio).toBeGreaterThan(0.8);
+    for (const g of item.gold) expect(r.output).toContain(g.text);
+    expect(fabricatedLines(item.content, r.output)).toEqual([]);
+  });
+});
+
+describe("plain text", () => {
+  it("folds only runs of identical lines", () => {
+    const input = ["start", ...Array.from({ length: 200 }, () => "waiting for lock..."), "done"].join("\n");
+    const r = compress(input);
+    expect(r.output).toBe(
+      "start\nwaiting for lock...\n[caveman: 199 lines elided (lines 3-201); identical to line 2]\ndone",
+    );
+  });
+
+  it("passes a real directory listing through", () => {
+    const item = corpusItem("text-typescript-lib-sizes");
+    const r = compress(item.content, { hint: item.hint ?? "ls -l" });
+    expect(r.output).toBe(item.content);
+    expect(r.reason).toBeDefined();
+  });
+});

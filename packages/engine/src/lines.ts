@@ -1,0 +1,76 @@
+// Line-level rendering shared by the line-based compressors: keep a set of original lines and
+// replace every maximal run of dropped lines with one marker whose facts come from exactly that
+// run. Line numbers in markers are 1-based lines of the input, as `narrow("lines:a-b")` takes them.
+import { formatMarker, isMarkerLine, lineSpan } from "./markers.js";
+
+/** True when every line of `output` is a line or slice of a line of `input`, or a marker line. */
+export function linesAreHonest(input: string, output: string): boolean {
+  const original = new Set(input.split("\n"));
+  for (const line of output.split("\n")) {
+    if (original.has(line) || isMarkerLine(line)) continue;
+    if (!input.includes(line)) return false;
+  }
+  return true;
+}
+
+/** Splits into lines on "\n"; a "\r" before it stays part of the line. */
+export function splitLines(text: string): string[] {
+  return text.split("\n");
+}
+
+/** Facts for a dropped run [from, to] (0-based inclusive line indices). */
+export type RunFacts = (from: number, to: number) => readonly string[];
+
+export interface RenderOptions {
+  /** Singular unit name in markers (default "line"). */
+  unit?: string;
+  handle?: string;
+  facts?: RunFacts;
+  /** Indentation to give a marker, from the first dropped line (default none). */
+  indent?: (from: number) => string;
+}
+
+/** Joins kept lines and one marker per dropped run. `keep[i]` true keeps line i. */
+export function renderKept(
+  lines: readonly string[],
+  keep: ArrayLike<boolean | number>,
+  opts: RenderOptions = {},
+): string {
+  const out: string[] = [];
+  let i = 0;
+  while (i < lines.length) {
+    if (keep[i]) {
+      out.push(lines[i]!);
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j + 1 < lines.length && !keep[j + 1]) j++;
+    const marker = formatMarker({
+      count: j - i + 1,
+      unit: opts.unit ?? "line",
+      where: lineSpan(i + 1, j + 1),
+      facts: opts.facts ? opts.facts(i, j) : [],
+      ...(opts.handle ? { handle: opts.handle } : {}),
+    });
+    out.push((opts.indent ? opts.indent(i) : "") + marker);
+    i = j + 1;
+  }
+  return out.join("\n");
+}
+
+/** Count of dropped lines. */
+export function droppedCount(keep: ArrayLike<boolean | number>, length: number): number {
+  let n = 0;
+  for (let i = 0; i < length; i++) if (!keep[i]) n++;
+  return n;
+}
+
+/** "a x3, b x1, 2 others x4" from counts, largest first, at most `max` listed; sums stay exact. */
+export function countList(counts: Map<string, number>, max = 3): string {
+  const sorted = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const parts = sorted.slice(0, max).map(([k, c]) => `${k} x${c}`);
+  const rest = sorted.slice(max);
+  if (rest.length > 0) parts.push(`${rest.length} others x${rest.reduce((s, [, c]) => s + c, 0)}`);
+  return parts.join(", ");
+}

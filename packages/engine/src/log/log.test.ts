@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { compress } from "../compress.js";
+import { corpusItem, fabricatedLines } from "../corpus.test-util.js";
+import { isMarkerLine } from "../markers.js";
+import { templateOf } from "./template.js";
+
+describe("log compression", () => {
+  it("masks timestamps, ids and numbers so repeated lines share a template", () => {
+    expect(templateOf("2026-11-30T10:00:01Z GET /api/items/17 200 12ms id=3f2a9c1b")).toBe(
+      templateOf("2026-11-30T11:22:59Z GET /api/items/942 200 7ms id=9d00ab37"),
+    );
+    expect(templateOf("GET /api/items/1 200")).not.toBe(templateOf("POST /api/items/1 200"));
+  });
+
+  it("keeps errors with their stack trace whole and folds repeated lines with counts and time span", () => {
+    const lines: string[] = [];
+    for (let i = 0; i < 300; i++) {
+      const ts = `2026-11-30T10:${String(Math.floor(i / 60)).padStart(2, "0")}:${String(i % 60).padStart(2, "0")}Z`;
+      lines.push(`${ts} INFO GET /api/items/${i} 200 ${i % 40}ms`);
+      if (i === 150) {
+        lines.push(`${ts} ERROR unhandled error in GET /api/orders/4821`);
+        lines.push("TypeError: Cannot read properties of undefined (reading 'id')");
+        lines.push("    at handler (/srv/app/routes/orders.js:42:17)");
+        lines.push("    at Layer.handle (/srv/app/node_modules/express/lib/router/layer.js:95:5)");
+      }
+    }
+    const input = lines.join("\n");
+    const r = compress(input, { handle: "ccr_feedface" });
+    expect(r.kind).toBe("log");
+    expect(r.ratio).toBeGreaterThan(0.85);
+    expect(r.output).toContain("ERROR unhandled error in GET /api/orders/4821");
+    expect(r.output).toContain(
+      "    at Layer.handle (/srv/app/node_modules/express/lib/router/layer.js:95:5)",
+    );
+    const markers = r.output.split("\n").filter(isMarkerLine);
+    const folded = markers.reduce((n, m) => n + Number(/(\d+) lines? elided/.exec(m)![1]), 0);
+    expect(folded + r.output.split("\n").length - markers.length).toBe(lines.length);
+    expect(markers[0]).toMatch(
+      /like line 1 x\d+; 2026-11-30T10:00:\d\dZ\.\.10:0\d:\d\dZ; retrieve ccr_feedface\]$/,
+    );
+    expect(fabricatedLines(input, r.output)).toEqual([]);
+  });
+
+  it("keeps lines that match the query", () => {
+    const input = Array.from(
+      { length: 200 },
+      (_, i) => `2026-11-30 10:00:00 INFO job ${i} done for tenant-${i}`,
+    ).join("\n");
+    expect(compress(input).output).not.toContain("tenant-123");
+    expect(compress(input, { query: "tenant-123" }).output).toContain("job 123 done for tenant-123");
+  });
+
+  it("compresses a real access log and keeps the planted 5xx requests", () => {
+    const item = corpusItem("log-http-access");
+    const r = compress(item.content, { hint: item.hint ?? "log" });
+    expect(r.ratio).toBeGreaterThan(0.85);
+    for (const g of item.gold) expect(r.output).toContain(g.text);
+    expect(fabricatedLines(item.content, r.output)).toEqual([]);
+  });
+
+  it("keeps the error lines of a real application journal", () => {
+    const item = corpusItem("log-http-app");
+    const r = compress(item.content, { hint: item.hint ?? "log" });
+    expect(r.ratio).toBeGreaterThan(0.5);
+    for (const g of item.gold) expect(r.output).toContain(g.text);
+  });
+});

@@ -1,0 +1,39 @@
+// Line templates: a log line with its variable parts (timestamps, ids, addresses, numbers)
+// masked as "#", so that lines differing only in those parts fold together. Also the severity and
+// timestamp readers the log compressor uses for keep decisions and marker facts.
+
+// Any run that contains a digit and otherwise only hex digits or . : _ - is variable: timestamps,
+// clock times, numbers, ids, hashes, addresses, versions. One cheap pass (this runs on every line).
+const VARIABLE = /[0-9a-f]*\d[0-9a-f.:_-]*/gi;
+
+/** The line with variable parts masked, so lines differing only in those parts share a template. */
+export function templateOf(line: string): string {
+  return line.replace(VARIABLE, "#");
+}
+
+const ERROR_WORD =
+  /\b(ERROR|ERR|FATAL|CRITICAL|CRIT|PANIC|EMERG|ALERT|SEVERE|Exception|Error|error|fatal|panic|failed|failure|FAILED|Traceback|segfault|denied|refused|unreachable|timed? ?out)\b/;
+const WARN_WORD = /\b(WARN|WARNING|warn|warning|Warning|deprecated|DEPRECATED)\b/;
+const HTTP_5XX = /" [5]\d\d \d|\bstatus[=:]\s*5\d\d\b| 5\d\d (?:-|\d)/;
+const CONTINUATION =
+  /^(\s+at\s|\s+File "|\tat |\s*Caused by:|\s+\.\.\. \d+ more|\s{2,}\S|Traceback \(most recent call last\):)/;
+
+/** Severity of a log line: 2 error, 1 warning, 0 otherwise. */
+export function severity(line: string): 0 | 1 | 2 {
+  if (ERROR_WORD.test(line) || HTTP_5XX.test(line)) return 2;
+  if (WARN_WORD.test(line)) return 1;
+  return 0;
+}
+
+/** True for a line that continues the previous record (stack frame, indented detail). */
+export function isContinuation(line: string): boolean {
+  return CONTINUATION.test(line);
+}
+
+const TIMESTAMP =
+  /\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?|\d\d\/[A-Z][a-z]{2}\/\d{4}:\d\d:\d\d:\d\d|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d|\b\d\d:\d\d:\d\d(?:[.,]\d+)?\b/;
+
+/** The first timestamp written on the line, as written. */
+export function timestampOf(line: string): string | undefined {
+  return TIMESTAMP.exec(line)?.[0];
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { formatJsonMarker, formatMarker, isMarkerLine, plural } from "./markers.js";
+
+describe("marker grammar", () => {
+  it("formats count, span, facts and the caller's handle on one line", () => {
+    const m = formatMarker({
+      count: 3,
+      unit: "line",
+      where: "lines 4-6",
+      facts: ["a x2, b x1"],
+      handle: "ccr_ab",
+    });
+    expect(m).toBe("[caveman: 3 lines elided (lines 4-6); a x2, b x1; retrieve ccr_ab]");
+    expect(formatMarker({ count: 1, unit: "hit" })).toBe("[caveman: 1 hit elided]");
+    expect(formatMarker({ count: 2, unit: "unit", verb: "skipped" })).toBe("[caveman: 2 units skipped]");
+  });
+
+  it("never puts a newline inside a marker", () => {
+    const m = formatMarker({ count: 2, unit: "item", facts: ["x\ny", "z\r\nw"] });
+    expect(m.includes("\n")).toBe(false);
+    expect(isMarkerLine(m)).toBe(true);
+  });
+
+  it("recognises plain, indented and JSON-string markers, and nothing else", () => {
+    expect(isMarkerLine("[caveman: 3 lines elided]")).toBe(true);
+    expect(isMarkerLine("    [caveman: 3 lines elided (lines 4-6)]")).toBe(true);
+    expect(isMarkerLine(`  ${formatJsonMarker({ count: 2, unit: "item", facts: ['role "x"'] })},`)).toBe(
+      true,
+    );
+    expect(isMarkerLine("[caveman: ]")).toBe(true);
+    expect(isMarkerLine("[cavemen: 3 lines elided]")).toBe(false);
+    expect(isMarkerLine("text [caveman: 3 lines elided]")).toBe(false);
+    expect(isMarkerLine("")).toBe(false);
+  });
+
+  it("pluralises unit names", () => {
+    expect(plural(1, "entry")).toBe("1 entry");
+    expect(plural(2, "entry")).toBe("2 entries");
+    expect(plural(2, "match")).toBe("2 matches");
+  });
+});

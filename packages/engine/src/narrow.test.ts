@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import { corpusItem } from "./corpus.test-util.js";
+import { isMarkerLine } from "./markers.js";
+import { narrow } from "./narrow.js";
+
+const LOG = Array.from({ length: 300 }, (_, i) =>
+  i === 200
+    ? "2026-11-30 10:03:20 ERROR payment declined for order 4821\n    at charge (src/pay.ts:10:3)"
+    : `2026-11-30 10:00:${String(i % 60).padStart(2, "0")} INFO heartbeat ${i}`,
+).join("\n");
+
+describe("narrow", () => {
+  it("returns exactly the requested lines for lines:a-b", () => {
+    const v = narrow(LOG, "lines:3-5");
+    expect(v).toMatchObject({ full: false, unitsShown: 3 });
+    expect(v.output).toBe(LOG.split("\n").slice(2, 5).join("\n"));
+    expect(narrow(LOG, "lines:1-999999999").output).toBe(LOG);
+  });
+
+  it("returns the full original and says why for an out-of-range line query", () => {
+    const v = narrow(LOG, "lines:5000-5010");
+    expect(v).toMatchObject({ full: true, output: LOG });
+    expect(v.note).toMatch(/outside lines 1-301/);
+  });
+
+  it("shows whole matching units in original order with gap markers", () => {
+    const v = narrow(LOG, "payment declined");
+    expect(v.full).toBe(false);
+    expect(v.output).toContain("ERROR payment declined for order 4821\n    at charge (src/pay.ts:10:3)");
+    const markers = v.output.split("\n").filter(isMarkerLine);
+    expect(markers.length).toBeGreaterThan(0);
+    expect(markers[0]).toMatch(/^\[caveman: \d+ units skipped \(lines 1-\d+\)\]$/);
+  });
+
+  it("caps the view at the limit, and falls back to 20 for a nonsense limit", () => {
+    expect(narrow(LOG, "heartbeat", { limit: 5 }).unitsShown).toBe(5);
+    expect(narrow(LOG, "heartbeat", { limit: Number.NaN }).unitsShown).toBe(20);
+    expect(narrow(LOG, "heartbeat", { limit: -3 }).unitsShown).toBe(1);
+  });
+
+  it("says so when nothing matches, without inventing content", () => {
+    const v = narrow(LOG, "zebra");
+    expect(v).toMatchObject({ full: false, unitsShown: 0, note: "no unit matched the query" });
+    expect(isMarkerLine(v.output)).toBe(true);
+  });
+
+  it("returns the exact bytes a JSON pointer names", () => {
+    const json = JSON.stringify(
+      { items: Array.from({ length: 50 }, (_, i) => ({ id: i, name: `n${i}` })) },
+      null,
+      2,
+    );
+    const v = narrow(json, "/items/42");
+    expect(v.full).toBe(false);
+    expect(JSON.parse(v.output)).toEqual({ id: 42, name: "n42" });
+    expect(json).toContain(v.output);
+    expect(narrow(json, "/items/500")).toMatchObject({ full: true, output: json });
+  });
+
+  it("shows whole JSON records for a text query", () => {
+    const json = JSON.stringify(
+      Array.from({ length: 50 }, (_, i) => ({ id: i, name: i === 31 ? "needle" : `n${i}` })),
+      null,
+      2,
+    );
+    const v = narrow(json, "needle");
+    expect(v.output).toContain('"name": "needle"');
+    expect(v.output).toContain('"id": 31');
+  });
+
+  it("returns the full original for content that cannot be split", () => {
+    const v = narrow("one single line of text", "text");
+    expect(v).toMatchObject({ full: true, output: "one single line of text" });
+  });
+
+  it("finds a real failing test in vitest output", () => {
+    const item = corpusItem("test-vitest-verbose");
+    const v = narrow(item.content, "cannot go from open to canceled", { hint: "vitest" });
+    expect(v.output).toContain("Error: order 3: cannot go from open to canceled");
+  });
+
+  it("never throws on hostile input", () => {
+    for (const [text, q] of [
+      ["\u0000".repeat(100), "\u0000"],
+      ["[".repeat(10_000), "/0/0"],
+      ["a\nb", "lines:-1"],
+      ["x", ""],
+    ] as const) {
+      const v = narrow(text, q);
+      expect(typeof v.output).toBe("string");
+    }
+  });
+});

@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { compress } from "./compress.js";
+import { corpusItem, fabricatedLines } from "./corpus.test-util.js";
+import { narrow } from "./narrow.js";
+import { splitRow } from "./table.js";
+
+describe("tables", () => {
+  it("splits quoted CSV cells", () => {
+    expect(splitRow('a,"b, c","d ""q"""', ",")).toEqual(["a", "b, c", 'd "q"']);
+    expect(splitRow("| a | b |", "|")).toEqual(["a", "b"]);
+  });
+
+  it("keeps the header and representative rows, with column facts for the rest", () => {
+    const rows = ["id,region,latency_ms,status"];
+    for (let i = 0; i < 200; i++) rows.push(`${i},eu-west,${20 + (i % 9)},${i === 120 ? "error" : "ok"}`);
+    const input = rows.join("\n");
+    const r = compress(input, { hint: "csv" });
+    expect(r.kind).toBe("table");
+    expect(r.ratio).toBeGreaterThan(0.8);
+    expect(r.output.split("\n")[0]).toBe("id,region,latency_ms,status");
+    expect(r.output).toContain("120,eu-west,");
+    expect(r.output).toContain("region eu-west (all)");
+    expect(fabricatedLines(input, r.output)).toEqual([]);
+  });
+
+  it("narrows a real CSV to matching rows with the header once", () => {
+    const item = corpusItem("table-countries-csv");
+    const v = narrow(item.content, "Kosovo", { hint: "csv" });
+    expect(v.full).toBe(false);
+    expect(v.output.split("\n")[0]).toBe(item.content.split("\n")[0]);
+    expect(v.output).toContain("Kosovo,UNK,Pristina");
+  });
+
+  it("compresses a real TSV", () => {
+    const item = corpusItem("table-mime-tsv");
+    const r = compress(item.content, { hint: item.hint ?? "tsv" });
+    expect(r.ratio).toBeGreaterThan(0.8);
+  });
+});

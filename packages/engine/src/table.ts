@@ -1,0 +1,94 @@
+// CSV/TSV and markdown tables: the header plus representative rows (first, last, error-like,
+// numeric outliers, rare values, change points, query matches: the same selection as JSON
+// records). Elided row runs get markers with facts per column.
+import { recordFacts } from "./json/facts.js";
+import type { FieldValue } from "./json/fields.js";
+import { hasErrorField, MIN_THIN_ITEMS, selectRecords } from "./json/select.js";
+import { renderKept } from "./lines.js";
+import type { Candidate, KindContext, PassReason } from "./types.js";
+
+/** Splits one CSV/TSV/markdown row into cells, honouring double quotes. */
+export function splitRow(line: string, delim: string): string[] {
+  if (delim === "|")
+    return line
+      .trim()
+      .replace(/^\||\|$/g, "")
+      .split("|")
+      .map((c) => c.trim());
+  const cells: string[] = [];
+  let cell = "";
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (quoted) {
+      if (c === '"' && line[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"' && cell === "") quoted = true;
+    else if (c === delim) {
+      cells.push(cell);
+      cell = "";
+    } else cell += c;
+  }
+  cells.push(cell.replace(/\r$/, ""));
+  return cells;
+}
+
+function delimiterOf(header: string): string {
+  if (header.trimStart().startsWith("|")) return "|";
+  return header.split("\t").length > header.split(",").length ? "\t" : ",";
+}
+
+function cellValue(raw: string): FieldValue {
+  const t = raw.trim();
+  if (t !== "" && /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(t)) return { v: Number(t), raw: t };
+  return { v: t, raw: t };
+}
+
+/** Compresses a table, or says why it cannot. */
+export function compressTable(text: string, ctx: KindContext): Candidate | PassReason {
+  const lines = text.split("\n");
+  const rowsAt: number[] = [];
+  lines.forEach((line, i) => {
+    if (line.trim() !== "") rowsAt.push(i);
+  });
+  const headerAt = rowsAt[0];
+  if (headerAt === undefined) return "not_smaller";
+  const delim = delimiterOf(lines[headerAt]!);
+  const names = splitRow(lines[headerAt]!, delim);
+  let body = rowsAt.slice(1);
+  if (delim === "|" && body[0] !== undefined && /^\s*\|?\s*:?-{3,}/.test(lines[body[0]]!))
+    body = body.slice(1);
+  if (body.length < MIN_THIN_ITEMS) return "not_smaller";
+  const fields = body.map((at) => {
+    const map = new Map<string, FieldValue>();
+    splitRow(lines[at]!, delim).forEach((cell, k) => {
+      map.set(names[k] ?? `column ${k + 1}`, cellValue(cell));
+    });
+    return map;
+  });
+  const kept = selectRecords({
+    fields,
+    raw: (i) => lines[body[i]!]!,
+    errorLike: (i) => hasErrorField(fields[i]!),
+    ...(ctx.query ? { query: ctx.query } : {}),
+  });
+  const keep = new Uint8Array(lines.length).fill(1);
+  for (const at of body) keep[at] = 0;
+  for (const i of kept) keep[body[i]!] = 1;
+  const rowIndex = new Map(body.map((at, i) => [at, i]));
+  const facts = (from: number, to: number): string[] => {
+    const records: Array<Map<string, FieldValue>> = [];
+    for (let k = from; k <= to; k++) {
+      const i = rowIndex.get(k);
+      if (i !== undefined) records.push(fields[i]!);
+    }
+    return recordFacts(records);
+  };
+  return {
+    output: renderKept(lines, keep, { unit: "row", facts, ...(ctx.handle ? { handle: ctx.handle } : {}) }),
+    lossless: false,
+  };
+}
