@@ -58,7 +58,9 @@ async function run(
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
-    // Serving may leave handles (stdin) open; the command is done, so leave now.
+    // Serving may leave handles (stdin) open; the command is done, so leave once stdout has taken
+    // everything — or after a bound, since a client that stopped reading would never let it drain.
+    setTimeout(() => process.exit(code), 500);
     process.stdout.write("", () => process.exit(code));
   },
   (err: unknown) => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, realpathSync } from "node:fs";
+import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -77,10 +77,24 @@ describe("loadConfig", () => {
     [["--root"], {}],
     [["chips", "explode"], {}],
     [["compress", "a", "b"], {}],
+    [[], { CAVEMAN_SQLITE_BINDING: "better_sqlite3.node" }],
+    [[], { CAVEMAN_SQLITE_BINDING: "/definitely/not/here/better_sqlite3.node" }],
+    [[], { CAVEMAN_SQLITE_BINDING: tmpdir() }],
+    [["--chip-ttl", "999999999999"], {}],
+    [["--max-result-bytes", "2GiB"], {}],
   ])("refuses %j %j with a ConfigError", (argv, env) => {
     expect(() => loadConfig({ ...base, argv: argv as string[], env: env as Record<string, string> })).toThrow(
       ConfigError,
     );
+  });
+
+  it("takes CAVEMAN_SQLITE_BINDING only from the environment, as an existing absolute file", () => {
+    const binding = join(home, "better_sqlite3.node");
+    writeFileSync(binding, "");
+    expect(loadConfig({ ...base, argv: [], env: {} }).config.sqliteBinding).toBeUndefined();
+    const { config } = loadConfig({ ...base, argv: [], env: { CAVEMAN_SQLITE_BINDING: binding } });
+    expect(config.sqliteBinding).toBe(binding);
+    expect(config.sources.sqliteBinding).toBe("env");
   });
 
   it("parses subcommands with their options anywhere on the line", () => {

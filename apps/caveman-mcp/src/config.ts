@@ -22,6 +22,8 @@ export interface Config {
   chipTtlMs: number | undefined;
   maxInboundBytes: number;
   maxResultBytes: number;
+  /** Absolute path of a prebuilt better_sqlite3.node (`CAVEMAN_SQLITE_BINDING`, set by the launcher). */
+  sqliteBinding: string | undefined;
   /** Where each setting came from, for `doctor`. */
   sources: Record<string, "flag" | "env" | "default">;
 }
@@ -105,7 +107,9 @@ export function loadConfig(input: ConfigInput): { command: Command; config: Conf
   );
   const ttlRaw = pick("chipTtl", flags.chipTtl, "CAVEMAN_CHIP_TTL");
   const chipTtlMs =
-    ttlRaw === undefined ? undefined : positiveInt(ttlRaw, 0, "--chip-ttl / CAVEMAN_CHIP_TTL") * 1000;
+    ttlRaw === undefined
+      ? undefined
+      : positiveInt(ttlRaw, 0, "--chip-ttl / CAVEMAN_CHIP_TTL", MAX_TTL_S) * 1000;
   const maxInboundBytes = byteSize(
     pick("maxInboundBytes", flags.maxInboundBytes, "CAVEMAN_MAX_INBOUND_BYTES"),
     16 * MIB,
@@ -116,9 +120,21 @@ export function loadConfig(input: ConfigInput): { command: Command; config: Conf
     16 * MIB,
     "--max-result-bytes / CAVEMAN_MAX_RESULT_BYTES",
   );
+  const sqliteBinding = nativeBinding(pick("sqliteBinding", undefined, "CAVEMAN_SQLITE_BINDING"));
   return {
     command,
-    config: { roots, families, store, chipDir, chipMax, chipTtlMs, maxInboundBytes, maxResultBytes, sources },
+    config: {
+      roots,
+      families,
+      store,
+      chipDir,
+      chipMax,
+      chipTtlMs,
+      maxInboundBytes,
+      maxResultBytes,
+      sqliteBinding,
+      sources,
+    },
   };
 }
 
@@ -138,6 +154,21 @@ function checkDir(path: string, source: string): string {
   return path;
 }
 
+/** The binding must be an existing absolute file; whether it loads is the store's to find out. */
+function nativeBinding(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const source = "CAVEMAN_SQLITE_BINDING";
+  if (!isAbsolute(raw)) throw new ConfigError(`${source}: "${raw}" must be an absolute path to a .node file`);
+  let isFile = false;
+  try {
+    isFile = statSync(raw).isFile();
+  } catch (err) {
+    throw new ConfigError(`${source}: ${raw} does not exist`, { cause: err });
+  }
+  if (!isFile) throw new ConfigError(`${source}: ${raw} is not a file`);
+  return raw;
+}
+
 function parseFamilies(raw: string, source: string): ToolFamily[] {
   const parts = raw
     .split(",")
@@ -153,12 +184,23 @@ function parseFamilies(raw: string, source: string): ToolFamily[] {
   return out;
 }
 
-function positiveInt(raw: string | undefined, dflt: number, source: string): number {
+/** Longest chip TTL: ten years, far inside the millisecond range the chip store accepts. */
+const MAX_TTL_S = 10 * 365 * 24 * 3600;
+/** Largest size cap: a JS string (and so one JSON-RPC line) cannot be much longer anyway. */
+const MAX_BYTES = 1024 * MIB;
+
+function positiveInt(
+  raw: string | undefined,
+  dflt: number,
+  source: string,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   if (raw === undefined) return dflt;
   const t = raw.trim();
   if (!/^\d+$/.test(t) || !Number.isSafeInteger(Number(t)) || Number(t) < 1) {
     throw new ConfigError(`${source}: "${raw}" is not a positive whole number`);
   }
+  if (Number(t) > max) throw new ConfigError(`${source}: ${t} is over the maximum of ${max}`);
   return Number(t);
 }
 
@@ -167,8 +209,10 @@ function byteSize(raw: string | undefined, dflt: number, source: string): number
   const m = /^(\d+)\s*(k|kib|m|mib|g|gib)?$/i.exec(raw.trim());
   const unit = { k: 1024, kib: 1024, m: MIB, mib: MIB, g: 1024 * MIB, gib: 1024 * MIB } as const;
   const n = m ? Number(m[1]) * (m[2] ? unit[m[2].toLowerCase() as keyof typeof unit] : 1) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n < 1024) {
-    throw new ConfigError(`${source}: "${raw}" is not a byte size of at least 1024 (e.g. 16777216 or 16MiB)`);
+  if (!Number.isSafeInteger(n) || n < 1024 || n > MAX_BYTES) {
+    throw new ConfigError(
+      `${source}: "${raw}" is not a byte size from 1024 to ${MAX_BYTES} (e.g. 16777216 or 16MiB)`,
+    );
   }
   return n;
 }

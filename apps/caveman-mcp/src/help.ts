@@ -24,5 +24,8 @@ Options (flag, then environment variable; flags win):
   --max-inbound-bytes N    CAVEMAN_MAX_INBOUND_BYTES      longest request line (default 16MiB)
   --max-result-bytes N     CAVEMAN_MAX_RESULT_BYTES       largest tool result (default 16MiB)
 
+Environment only:
+  CAVEMAN_SQLITE_BINDING   absolute path of a prebuilt better_sqlite3.node (set by the npx launcher)
+
 Exit codes: 0 success, 1 failure (unknown handle, failed check), 2 bad usage or configuration.
 `;

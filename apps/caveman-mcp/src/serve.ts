@@ -11,6 +11,16 @@ import { VERSION } from "./version.js";
 
 export async function serve(config: Config): Promise<number> {
   const logger = stderrLogger(process.stderr);
+  // Signals are taken from the first moment: a host that stops us while the stores are still
+  // opening gets the same orderly exit 0 (the server then stops as soon as it is up).
+  let handle: Awaited<ReturnType<typeof startServer>> | undefined;
+  let stopRequested = false;
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
+    process.on(signal, () => {
+      stopRequested = true;
+      void handle?.close("requested");
+    });
+  }
   const stores = openStores(config, logger);
   const session = new Session();
   const tools = createCavemanTools({
@@ -19,10 +29,9 @@ export async function serve(config: Config): Promise<number> {
     ccr: stores.ccr,
     store: stores.store,
     chips: stores.chips,
-    ...(config.families.includes("edit") ? { editor: openEditor(config) } : {}),
+    ...(config.families.includes("edit") ? { editor: openEditor(config, stores.journalDir) } : {}),
   });
 
-  let handle: Awaited<ReturnType<typeof startServer>> | undefined;
   process.on("uncaughtException", (err) => {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "EPIPE") {
@@ -47,9 +56,7 @@ export async function serve(config: Config): Promise<number> {
     maxInboundBytes: config.maxInboundBytes,
     maxResultBytes: config.maxResultBytes,
   });
-  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
-    process.on(signal, () => void handle?.close("requested"));
-  }
+  if (stopRequested) void handle.close("requested");
   const where =
     stores.store.backend === "sqlite"
       ? stores.store.path

@@ -1,19 +1,25 @@
 // Opening the stores the config names. Contract: the CCR store falls back to memory when SQLite
 // cannot open (and says why in `store.fallback`, which caveman_stats and doctor show); the chip
-// store falls back to memory-only chips when its directory cannot be created. Nothing here exits.
-import { join } from "node:path";
+// store falls back to memory-only chips when its directory cannot be created, and the undo
+// journal then moves to a private temp directory. Nothing here exits and nothing here hangs.
+import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { type CcrStore, openMemoryStore } from "@caveman/ccr-store";
 import { openSqliteStore } from "@caveman/ccr-store/sqlite";
-import { type ChipStore, openChipStore } from "@caveman/chip-store";
+import { type ChipStore, isChipStoreError, openChipStore } from "@caveman/chip-store";
 import { createEditor, type Editor } from "@caveman/edit-ops";
 import type { Logger, StoreInfo } from "@caveman/mcp-server";
 import type { Config } from "./config.js";
+import { ConfigError } from "./errors.js";
 
 export interface Stores {
   ccr: CcrStore;
   store: StoreInfo;
   chips: ChipStore;
   chipsPersisted: boolean;
+  /** Where the undo journal lives (beside the chips, or a temp dir when they are memory-only). */
+  journalDir: string;
   close(): void;
 }
 
@@ -21,17 +27,44 @@ function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/**
+ * Create `dir` and its missing parents one level at a time (0700). Node 20's recursive mkdir
+ * spins forever on some pseudo filesystems (e.g. `mkdirSync("/proc/x", { recursive: true })`),
+ * so the libraries' own recursive mkdir must only ever see a directory that already exists.
+ */
+export function ensureDir(dir: string): void {
+  const missing: string[] = [];
+  for (let cur = dir; !existsSync(cur); cur = dirname(cur)) {
+    missing.push(cur);
+    if (dirname(cur) === cur) break;
+  }
+  for (const d of missing.reverse()) {
+    try {
+      mkdirSync(d, { mode: 0o700 });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    }
+  }
+}
+
 export function openCcr(config: Config, logger: Logger): { ccr: CcrStore; store: StoreInfo } {
   if (config.store.kind === "memory") return { ccr: openMemoryStore(), store: { backend: "memory" } };
   const path = config.store.path;
   try {
-    return { ccr: openSqliteStore({ path }), store: { backend: "sqlite", path } };
+    ensureDir(dirname(path));
+    const ccr = openSqliteStore({
+      path,
+      ...(config.sqliteBinding ? { nativeBinding: config.sqliteBinding } : {}),
+    });
+    return { ccr, store: { backend: "sqlite", path } };
   } catch (err) {
     const why = message(err);
     logger.warn(
       `CCR store at ${path} cannot open (${why}); originals are kept in memory for this process only`,
     );
-    return { ccr: openMemoryStore(), store: { backend: "memory", path, fallback: why } };
+    // stats and doctor show one line; the full reason (a require stack, say) went to stderr.
+    const fallback = why.split("\n")[0] ?? why;
+    return { ccr: openMemoryStore(), store: { backend: "memory", path, fallback } };
   }
 }
 
@@ -42,8 +75,12 @@ export function openChips(config: Config, logger: Logger): { chips: ChipStore; p
     ...(config.chipTtlMs ? { ttlMs: config.chipTtlMs } : {}),
   };
   try {
+    ensureDir(config.chipDir);
     return { chips: openChipStore(options), persisted: true };
   } catch (err) {
+    // A bad option is the configuration's fault, not the directory's: refuse to start (exit 2).
+    if (isChipStoreError(err) && err.code === "chip_invalid_option")
+      throw new ConfigError(err.message.replace(/^chip_invalid_option: /, ""), { cause: err });
     logger.warn(
       `chip directory ${config.chipDir} cannot be used (${message(err)}); chips are kept in memory only`,
     );
@@ -54,11 +91,21 @@ export function openChips(config: Config, logger: Logger): { chips: ChipStore; p
 export function openStores(config: Config, logger: Logger): Stores {
   const { ccr, store } = openCcr(config, logger);
   const { chips, persisted } = openChips(config, logger);
+  // The undo journal lives beside the chips (the chip store ignores names that are not chip
+  // files); when the chip directory is unusable it gets a private temp directory instead.
+  let journalDir = join(config.chipDir, "undo");
+  try {
+    if (!persisted) throw new Error("chip directory unusable");
+    ensureDir(journalDir);
+  } catch {
+    journalDir = mkdtempSync(join(tmpdir(), "caveman-mcp-undo-"));
+  }
   return {
     ccr,
     store,
     chips,
     chipsPersisted: persisted,
+    journalDir,
     close() {
       for (const close of [() => chips.close(), () => ccr.close()]) {
         try {
@@ -71,11 +118,6 @@ export function openStores(config: Config, logger: Logger): Stores {
   };
 }
 
-/** The undo journal lives beside the chips (the chip store ignores names that are not chip files). */
-export function journalDir(config: Config): string {
-  return join(config.chipDir, "undo");
-}
-
-export function openEditor(config: Config): Editor {
-  return createEditor({ roots: config.roots, journalDir: journalDir(config) });
+export function openEditor(config: Config, journalDir: string): Editor {
+  return createEditor({ roots: config.roots, journalDir });
 }

@@ -1,7 +1,8 @@
 // The binary's subcommands and configuration handling, run as real processes.
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { countTokens } from "gpt-tokenizer";
 import { describe, expect, it } from "vitest";
 import { CLI, connect, type Sandbox, sandbox, text } from "./helpers.js";
@@ -37,7 +38,9 @@ describe("caveman-mcp CLI", () => {
     [["--chip-max", "zero"], /--chip-max/],
     [["--tools", "compress,teleport"], /unknown tool family "teleport"/],
     [["--root", "/definitely/not/here"], /does not exist/],
-    [["--max-inbound-bytes", "12"], /at least 1024/],
+    [["--max-inbound-bytes", "12"], /from 1024 to/],
+    [["--max-inbound-bytes", "99999999999999999"], /from 1024 to/],
+    [["--chip-ttl", "99999999999999"], /--chip-ttl .* over the maximum/],
     [["--frobnicate"], /unknown option --frobnicate/],
     [["retrieve"], /give a handle/],
   ])("refuses bad configuration %j with exit 2 and one clear line, starting nothing", (args, message) => {
@@ -130,5 +133,137 @@ describe("caveman-mcp CLI", () => {
     console.log(`tools/list over stdio: compress family ${compTokens} tokens, all tools ${allTokens} tokens`);
     expect(compTokens).toBeLessThanOrEqual(700);
     expect(allTokens).toBeLessThanOrEqual(2000);
+  });
+});
+
+describe("caveman-mcp CLI against hostile settings and input", () => {
+  it("falls back to memory instead of hanging when the database or chip dir is on /proc", () => {
+    const box = sandbox();
+    // Node 20's recursive mkdir spins forever under /proc; the binary must answer, not hang.
+    const r = spawnSync(
+      process.execPath,
+      [CLI, "--db", "/proc/caveman-nope/ccr.db", "--chip-dir", "/proc/caveman-nope/chips", "stats", "--json"],
+      { env: box.env, cwd: box.root, encoding: "utf8", timeout: 20_000 },
+    );
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout) as { store: { backend: string; fallback: string } };
+    expect(out.store).toMatchObject({ backend: "memory", fallback: expect.stringMatching(/ENOENT/) });
+    expect(r.stderr).toMatch(/chips are kept in memory only/);
+  });
+
+  it("serves edits with an unusable chip dir: chips in memory, undo still works", async () => {
+    const box = sandbox();
+    box.env.CAVEMAN_CHIP_DIR = "/proc/caveman-nope/chips";
+    writeFileSync(join(box.root, "a.txt"), "one\ntwo\n");
+    const { client } = await connect(box);
+    const del = await client.callTool({ name: "be-delete", arguments: { path: "a.txt:1" } });
+    expect(del.isError).toBeFalsy();
+    expect(text(del)).toMatch(/chip:\/\/[0-9a-f]{6}/);
+    const undo = await client.callTool({ name: "be-undo", arguments: { path: "a.txt" } });
+    expect(undo.isError).toBeFalsy();
+    expect(readFileSync(join(box.root, "a.txt"), "utf8")).toBe("one\ntwo\n");
+    await client.close();
+  });
+
+  it("loads SQLite through CAVEMAN_SQLITE_BINDING, and refuses a relative or missing binding with exit 2", () => {
+    const box = sandbox();
+    const require = createRequire(import.meta.url);
+    const pkgDir = dirname(require.resolve("better-sqlite3/package.json"));
+    const binding = join(pkgDir, "build", "Release", "better_sqlite3.node");
+    box.env.CAVEMAN_SQLITE_BINDING = binding;
+    const ok = run(box, ["stats", "--json"]);
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ store: { backend: "sqlite", path: box.db } });
+    const doctor = JSON.parse(run(box, ["doctor", "--json"]).stdout) as {
+      config: { sqlite_binding: string };
+    };
+    expect(doctor.config.sqlite_binding).toBe(binding);
+    for (const bad of ["better_sqlite3.node", join(box.base, "missing.node")]) {
+      box.env.CAVEMAN_SQLITE_BINDING = bad;
+      const r = run(box, []);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toMatch(/^caveman-mcp: CAVEMAN_SQLITE_BINDING: /);
+    }
+  });
+
+  it("falls back to memory and says so when the binding file does not load", () => {
+    const box = sandbox();
+    const fake = join(box.base, "fake.node");
+    writeFileSync(fake, "not a native addon");
+    box.env.CAVEMAN_SQLITE_BINDING = fake;
+    const r = run(box, ["stats", "--json"]);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { store: { backend: string; fallback: string } };
+    expect(out.store.backend).toBe("memory");
+    expect(out.store.fallback).not.toContain("\n");
+  });
+
+  it("refuses to compress bytes that are not UTF-8 instead of altering them", () => {
+    const box = sandbox();
+    const file = join(box.base, "latin1.txt");
+    writeFileSync(
+      file,
+      Buffer.concat([Buffer.from("caf"), Buffer.from([0xe9]), Buffer.from("\n".repeat(3))]),
+    );
+    const r = run(box, ["compress", file]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/not UTF-8/);
+    expect(run(box, ["compress", join(box.base, "missing.txt")]).stderr).toMatch(/cannot read .*ENOENT/);
+  });
+
+  it("answers garbage handles and hostile chip ids with clear errors and conventional exit codes", () => {
+    const box = sandbox();
+    for (const h of ["garbage", "ccr_zz", "<<ccr:0123>>", "ccr_../../etc/passwd"]) {
+      const r = run(box, ["retrieve", h]);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toMatch(/^caveman-mcp: cave_unknown_handle: /);
+    }
+    for (const id of ["../x", "chip://../../etc/passwd", "/etc/passwd"]) {
+      const r = run(box, ["chips", "show", id]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/is not a chip id/);
+    }
+    for (const args of [["--chip-max", "-1"], ["--chip-max", "1e3"], ["--chip-ttl", "0"], ["--db"]]) {
+      expect(run(box, args).code).toBe(2);
+    }
+  });
+});
+
+describe("caveman-mcp serving", () => {
+  it("says version, store, roots and tool count in one stderr line at start, and annotates every tool", async () => {
+    const box = sandbox();
+    const { client, transport } = await connect(box);
+    let err = "";
+    transport.stderr?.on("data", (c: Buffer) => {
+      err += c.toString("utf8");
+    });
+    const { tools } = await client.listTools();
+    await client.close();
+    expect(err.split("\n").filter(Boolean)).toHaveLength(1);
+    expect(err).toMatch(/^caveman-mcp: \d+\.\d+\.\d+ serving MCP on stdio; store /);
+    expect(err).toContain(box.db);
+    expect(err).toContain(`roots ${box.root}`);
+    expect(err).toMatch(/; 12 tools\n$/);
+    const readOnly = [
+      "caveman_compress",
+      "caveman_retrieve",
+      "caveman_stats",
+      "caveman_toon_encode",
+      "caveman_toon_decode",
+      "be-read",
+    ];
+    for (const t of tools) {
+      expect(t.description!.length, t.name).toBeLessThan(160);
+      if (readOnly.includes(t.name)) expect(t.annotations, t.name).toEqual({ readOnlyHint: true });
+      else
+        expect(t.annotations, t.name).toMatchObject({
+          readOnlyHint: false,
+          destructiveHint: !["be-insert", "be-insert-chip"].includes(t.name),
+          idempotentHint: false,
+        });
+    }
   });
 });

@@ -19,7 +19,7 @@ const FILE = `${Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join("\n")
 type EditOut = { path: string; hash: string; total_lines: number; written: boolean; chips: string[] };
 
 describe("edit tools (real process)", () => {
-  it("reads numbered lines with hashes, and reports a range past the end with a be_ range code naming the line", async () => {
+  it("reads numbered lines with hashes, and reports a line past the end as be_out_of_range naming the line and the length", async () => {
     const box = sandbox();
     writeFileSync(join(box.root, "a.txt"), FILE);
     const c = await client(box);
@@ -28,7 +28,7 @@ describe("edit tools (real process)", () => {
     expect(r.structuredContent).toMatchObject({ total_lines: 10, start_line: 3, end_line: 4 });
     const bad = await c.callTool({ name: "be-read", arguments: { path: "a.txt", start_line: 90 } });
     expect(bad.isError).toBe(true);
-    expect(text(bad)).toMatch(/^be_(out_of_range|invalid_range): .*90/);
+    expect(text(bad)).toMatch(/^be_out_of_range: line 90 is past the end \(.*a\.txt has 10 lines\)/);
   });
 
   it("deletes a range into a chip and puts it back where it came from", async () => {
@@ -144,7 +144,7 @@ describe("edit tools (real process)", () => {
     const missing = await c.callTool({ name: "be-insert-chip", arguments: { from: "chip://abcdef" } });
     expect(text(missing)).toMatch(/^be_chip_not_found: /);
     const bad = await c.callTool({ name: "be-insert-chip", arguments: { from: "nonsense" } });
-    expect(text(bad)).toMatch(/^be_invalid_arguments: /);
+    expect(text(bad)).toMatch(/^be_invalid_argument: /);
   });
 
   it("refuses a delete past the end, a replace with no match and an undo with nothing to undo, changing nothing", async () => {
@@ -154,7 +154,7 @@ describe("edit tools (real process)", () => {
     const c = await client(box);
     const del = await c.callTool({ name: "be-delete", arguments: { path: "a.txt:20-30" } });
     expect(del.isError).toBe(true);
-    expect(text(del)).toMatch(/^be_(out_of_range|invalid_range): /);
+    expect(text(del)).toMatch(/^be_out_of_range: line 20 is past the end /);
     const rep = await c.callTool({
       name: "be-replace",
       arguments: { path: "a.txt", old: "no such text", content: "x" },

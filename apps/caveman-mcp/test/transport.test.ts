@@ -1,7 +1,9 @@
 // Raw-byte tests of the hardened transport against the real binary: each sends bytes a client
 // might send, checks the exact reply, and checks the process is still serving or exited 0.
+
+import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { INIT, ping, type Raw, sandbox, spawnRaw } from "./helpers.js";
+import { CLI, INIT, ping, type Raw, sandbox, spawnRaw } from "./helpers.js";
 
 type Msg = {
   id?: unknown;
@@ -125,11 +127,97 @@ describe("hardened stdio transport (raw bytes, real process)", () => {
     expect(await raw.exit).toEqual({ code: 0, signal: null });
   });
 
+  it("never answers a cancelled request and exits 0 at once on EOF instead of waiting for it", async () => {
+    const raw = spawnRaw(sandbox());
+    const call = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 30,
+      method: "tools/call",
+      params: { name: "caveman_stats", arguments: {} },
+    });
+    const cancel = JSON.stringify({
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId: 30, reason: "user pressed Esc" },
+    });
+    raw.write(`${call}\n${cancel}\n`);
+    await alive(raw, 31);
+    await endCleanly(raw);
+    // Before the fix the leaked request held shutdown for the grace period and then got a
+    // `cave_shutting_down` error for a request the client had already given up on.
+    expect(raw.lines.map((l) => (JSON.parse(l) as Msg).id)).toEqual([31]);
+    expect(raw.stderr()).not.toMatch(/unfinished/);
+  });
+
+  it("answers a tools/call with no params or with string arguments as an isError result", async () => {
+    const raw = spawnRaw(sandbox());
+    raw.write('{"jsonrpc":"2.0","id":1,"method":"tools/call"}\n');
+    const args = JSON.stringify({ path: "a.txt", content: "precious text that must not be lost".repeat(2) });
+    raw.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "be-write", arguments: args } })}\n`,
+    );
+    const [none, str] = (await raw.next(2)) as Array<
+      Msg & { result: { isError: boolean; content: Array<{ text: string }> } }
+    >;
+    expect(none!.result.isError).toBe(true);
+    expect(none!.result.content[0]!.text).toMatch(/^cave_invalid_arguments: tools\/call needs params/);
+    expect(str!.result.isError).toBe(true);
+    expect(str!.result.content[0]!.text).toMatch(
+      /^cave_invalid_arguments: be-write: arguments: .*string \(saved as chip:\/\/[0-9a-f]{6}\)$/,
+    );
+    expect(raw.stderr()).not.toMatch(/warning/);
+    await endCleanly(raw);
+  });
+
+  it("finishes a call in flight on SIGTERM, then exits 0", async () => {
+    const raw = spawnRaw(sandbox());
+    await alive(raw);
+    const input = JSON.stringify(
+      Array.from({ length: 20_000 }, (_, i) => ({
+        id: i,
+        level: i % 7 ? "info" : "warn",
+        msg: `event ${i}`,
+      })),
+    );
+    const line = `${JSON.stringify({ jsonrpc: "2.0", id: 8, method: "tools/call", params: { name: "caveman_compress", arguments: { input } } })}\n`;
+    // A signal and pipe data are not ordered; let the idle server take the line off the pipe first.
+    await new Promise<void>((r) => raw.child.stdin!.write(line, () => r()));
+    await new Promise((r) => setTimeout(r, 300));
+    raw.child.kill("SIGTERM");
+    const [reply] = (await raw.next(1, 40_000)) as Msg[];
+    expect(reply).toMatchObject({ id: 8, result: { structuredContent: { kind: expect.any(String) } } });
+    expect(await raw.exit).toEqual({ code: 0, signal: null });
+  });
+
   it.each(["SIGTERM", "SIGINT", "SIGHUP"] as const)("exits 0 on %s", async (signal) => {
     const raw = spawnRaw(sandbox());
     await alive(raw);
     raw.child.kill(signal);
     expect(await raw.exit).toEqual({ code: 0, signal: null });
+  });
+
+  it("exits 0 on SIGTERM even when the client has stopped reading stdout (no wedge on flush)", async () => {
+    const box = sandbox();
+    const child = spawn(process.execPath, [CLI], {
+      env: box.env,
+      cwd: box.root,
+      stdio: ["pipe", "pipe", "ignore"],
+    });
+    child.stdout.pause(); // the client never reads: our answers fill the pipe and stay there
+    child.stdin.on("error", () => {});
+    const exit = new Promise<{ code: number | null; signal: string | null }>((r) =>
+      child.on("exit", (code, signal) => r({ code, signal })),
+    );
+    const input = "x".repeat(300_000);
+    for (let id = 1; id <= 4; id++) {
+      child.stdin.write(
+        `${JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "caveman_toon_encode", arguments: { input } } })}\n`,
+      );
+    }
+    // Wait until the server has written more than a pipe holds, so its writer is blocked.
+    while (child.stdout.readableLength < 64 * 1024) await new Promise((r) => setTimeout(r, 50));
+    child.kill("SIGTERM");
+    expect(await exit).toEqual({ code: 0, signal: null });
   });
 
   it("writes nothing but JSON-RPC messages, one per line, in a whole session", async () => {

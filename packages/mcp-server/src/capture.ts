@@ -32,6 +32,7 @@ export class FailureCapture {
     const params = message.params as Record<string, unknown> | undefined;
     const tool = typeof params?.name === "string" ? params.name : "unknown";
     const args = params && "arguments" in params ? params.arguments : params;
+    if (args === undefined) return; // nothing was sent, so nothing can be lost
     this.#pending.set(id, { tool, args });
   };
 
@@ -56,6 +57,11 @@ export class FailureCapture {
     const patched = content.map((b, i) => (i === idx ? { ...b, text: `${errText} ${note}` } : b));
     if (idx < 0) patched.push({ type: "text", text: note });
     return { ...message, result: { ...result, content: patched } } as JSONRPCMessage;
+  };
+
+  /** A cancelled request gets no answer, so nothing of it is kept. */
+  onCancelled = (id: number): void => {
+    this.#pending.delete(id);
   };
 
   onUnparseable = (text: string): string | undefined => {

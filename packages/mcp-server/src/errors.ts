@@ -12,10 +12,7 @@ export type McpServerErrorCode =
   | "cave_unknown_handle"
   | "cave_handle_mismatch"
   | "cave_toon_invalid"
-  | "cave_json_invalid"
-  | "cave_invalid_option"
-  | "be_invalid_path"
-  | "be_invalid_arguments"
+  | "be_invalid_argument"
   | "be_chip_not_insertable";
 
 /** A failure the server reports as a tool result with `isError: true`. */

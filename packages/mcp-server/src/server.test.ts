@@ -1,4 +1,5 @@
-import { PassThrough } from "node:stream";
+import { PassThrough, Writable } from "node:stream";
+import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, type ToolSpec } from "./registry.js";
@@ -244,11 +245,118 @@ describe("hardened stdio server", () => {
     release?.();
   });
 
+  it("never answers a request the client cancelled, and does not wait for it at shutdown", async () => {
+    const h = await start({ shutdownGraceMs: 60_000 });
+    // Request and cancellation in one chunk: the SDK aborts before the handler's answer is sent.
+    h.write(
+      `${call(4, "slow", {}).trim()}\n${JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 4 } })}\n`,
+    );
+    h.write('{"jsonrpc":"2.0","id":5,"method":"ping"}\n');
+    expect(await h.one()).toEqual({ jsonrpc: "2.0", id: 5, result: {} });
+    expect(handle!.inFlight).toBe(0);
+    release?.();
+    h.stdin.end();
+    // With a 60 s grace a leaked request would hold `closed` far past the test timeout.
+    expect(await handle!.closed).toBe("eof");
+    expect(h.lines).toEqual([{ jsonrpc: "2.0", id: 5, result: {} }]);
+  });
+
+  it("answers a tools/call without a name, or with non-object arguments, as a tool error with a chip", async () => {
+    const h = await start();
+    h.write('{"jsonrpc":"2.0","id":1,"method":"tools/call"}\n');
+    h.write('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":7}}\n');
+    const stringArgs = JSON.stringify({ text: "s".repeat(80) });
+    h.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "echo", arguments: stringArgs } })}\n`,
+    );
+    const replies = (await h.next(3)) as Msg[];
+    const texts = replies.map((r) => {
+      expect(r.error).toBeUndefined();
+      expect(r.result).toMatchObject({ isError: true });
+      return (r.result as { content: Array<{ text: string }> }).content[0]!.text;
+    });
+    expect(texts[0]).toMatch(/^cave_invalid_arguments: tools\/call needs params/);
+    expect(texts[1]).toMatch(/^cave_invalid_arguments: tools\/call needs params\.name .*available: echo/);
+    expect(texts[2]).toMatch(
+      /^cave_invalid_arguments: echo: arguments: .*received string \(saved as chip:\/\/c\d+\)$/,
+    );
+    expect(saved.at(-1)).toEqual({ tool: "echo", args: stringArgs });
+  });
+
   it("treats a client that stops reading as a disconnect, not a crash", async () => {
     const h = await start();
     h.stdout.destroy();
     h.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
     expect(await handle!.closed).toBe("client_gone");
+  });
+
+  it("survives arbitrary bytes, JSON values and near-messages, answering a ping after them", async () => {
+    const nearMessage = fc.record(
+      {
+        jsonrpc: fc.constantFrom("2.0", "1.0", 2),
+        id: fc.oneof(fc.integer(), fc.string(), fc.constant(null), fc.double(), fc.object()),
+        method: fc.oneof(fc.constantFrom("ping", "tools/call", "tools/list", "initialize"), fc.string()),
+        params: fc.oneof(fc.object(), fc.array(fc.anything()), fc.string(), fc.constant(null)),
+        result: fc.anything(),
+      },
+      { requiredKeys: [] },
+    );
+    const line = fc.oneof(
+      fc.uint8Array({ maxLength: 200 }).map((b) => Buffer.from(b)),
+      fc.jsonValue().map((v) => Buffer.from(JSON.stringify(v) ?? "null")),
+      nearMessage.map((m) => Buffer.from(JSON.stringify(m))),
+      fc.array(nearMessage, { maxLength: 4 }).map((m) => Buffer.from(JSON.stringify(m))),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(line, { maxLength: 25 }), async (lines) => {
+        const h = await start({ maxInboundBytes: 4096 });
+        for (const l of lines) h.write(Buffer.concat([l, Buffer.from("\n")]));
+        h.write('{"jsonrpc":"2.0","id":"fuzz-end","method":"ping"}\n');
+        while (!h.lines.some((m) => (m as Msg).id === "fuzz-end")) await h.next(1);
+        for (const raw of h.raw) {
+          const parsed = JSON.parse(raw) as Msg | Msg[];
+          for (const m of Array.isArray(parsed) ? parsed : [parsed]) expect(m.jsonrpc).toBe("2.0");
+        }
+        release?.();
+        await handle?.close();
+        handle = undefined;
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("stops reading requests while the client is not reading answers, and resumes after", async () => {
+    const stdin = new PassThrough();
+    const got: string[] = [];
+    let held: Array<() => void> | undefined = [];
+    const stdout = new Writable({
+      highWaterMark: 8,
+      write(chunk: Buffer, _enc, cb) {
+        got.push(chunk.toString("utf8"));
+        if (held) held.push(() => cb());
+        else cb();
+      },
+    });
+    handle = await startServer({ stdin, stdout, tools, version: "0.0.0-test" });
+    const ping = (id: number) => `{"jsonrpc":"2.0","id":${id},"method":"ping"}\n`;
+    stdin.write(ping(1));
+    while (got.length === 0) await new Promise((r) => setImmediate(r));
+    for (let i = 2; i <= 11; i++) stdin.write(ping(i));
+    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+    // The client has read nothing: its further requests stay in the pipe, unread.
+    expect(stdin.isPaused()).toBe(true);
+    expect(stdin.readableLength).toBeGreaterThan(0);
+    const pending = held ?? [];
+    held = undefined;
+    for (const cb of pending) cb();
+    while (got.join("").split("\n").filter(Boolean).length < 11) await new Promise((r) => setImmediate(r));
+    const ids = got
+      .join("")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => (JSON.parse(l) as Msg).id);
+    expect(ids).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(stdin.isPaused()).toBe(false);
   });
 
   it("writes only JSON-RPC messages, one per line", async () => {

@@ -6,8 +6,9 @@
 // and `closed` resolves. The caller owns the stores and the process (signals, exit code).
 import type { Readable, Writable } from "node:stream";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
-  CallToolRequestSchema,
+  type CallToolResult,
   LATEST_PROTOCOL_VERSION,
   ListToolsRequestSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
@@ -15,7 +16,7 @@ import {
 import { z } from "zod";
 import { FailureCapture, type FailureChipSink } from "./capture.js";
 import { type Logger, silentLogger } from "./logger.js";
-import { ToolRegistry, type ToolSpec } from "./registry.js";
+import { errorResult, ToolRegistry, type ToolSpec } from "./registry.js";
 import { DEFAULT_MAX_INBOUND_BYTES, HardenedStdioTransport } from "./transport/stdio.js";
 
 export type CloseReason = "eof" | "input_error" | "client_gone" | "requested";
@@ -48,6 +49,14 @@ export interface ServerHandle {
 
 /** Lenient initialize: the SDK's own schema would answer -32602 to an odd `params`. */
 const InitializeAnySchema = z.object({ method: z.literal("initialize"), params: z.unknown().optional() });
+
+/** Lenient tools/call: a missing name or non-object arguments must be a tool error, not -32602/-32603. */
+const CallAnySchema = z.object({ method: z.literal("tools/call"), params: z.unknown().optional() });
+
+type CallHandler = (
+  request: z.output<typeof CallAnySchema>,
+  extra: { signal: AbortSignal },
+) => Promise<CallToolResult>;
 
 /** Negotiate: echo a supported version, else offer the newest one. Never an error. */
 export function negotiateProtocolVersion(requested: unknown): string {
@@ -84,6 +93,7 @@ export async function startServer(options: StartServerOptions): Promise<ServerHa
     maxInboundBytes: options.maxInboundBytes ?? DEFAULT_MAX_INBOUND_BYTES,
     onRequest: capture.onRequest,
     onResponse: capture.onResponse,
+    onCancelled: capture.onCancelled,
     onUnparseable: capture.onUnparseable,
     onInputClosed: (why) => void close(why === "eof" ? "eof" : "input_error"),
     onOutputClosed: () => void close("client_gone"),
@@ -117,9 +127,35 @@ export async function startServer(options: StartServerOptions): Promise<ServerHa
     };
   });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: registry.listTools() }));
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    registry.callTool(request.params.name, request.params.arguments, { signal: extra.signal }),
-  );
+  // Server.setRequestHandler wraps tools/call in the SDK's strict CallToolRequestSchema, which
+  // answers `{"arguments":"..."}` or a missing name with a protocol error the model never sees.
+  // Registering on the base Protocol keeps our registry the only judge of a call (it always
+  // returns a well-formed CallToolResult, which the wrapper would otherwise re-validate).
+  const onCall: CallHandler = (request, extra) => {
+    const params = request.params;
+    if (params === null || typeof params !== "object" || Array.isArray(params)) {
+      return Promise.resolve(
+        errorResult("cave_invalid_arguments", "tools/call needs params: { name, arguments }"),
+      );
+    }
+    const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
+    if (typeof name !== "string") {
+      return Promise.resolve(
+        errorResult(
+          "cave_invalid_arguments",
+          `tools/call needs params.name (a string); available: ${registry.names.join(", ")}`,
+        ),
+      );
+    }
+    return registry.callTool(name, args, { signal: extra.signal });
+  };
+  (
+    Protocol.prototype.setRequestHandler as (
+      this: Server,
+      schema: typeof CallAnySchema,
+      h: CallHandler,
+    ) => void
+  ).call(server, CallAnySchema, onCall);
   await server.connect(transport);
 
   return {

@@ -69,6 +69,7 @@ export async function runDoctor(
     roots: config.roots,
     tools: config.families,
     store: config.store,
+    sqlite_binding: config.sqliteBinding ?? null,
     chip_dir: config.chipDir,
     chip_max: config.chipMax,
     chip_ttl_seconds: config.chipTtlMs === undefined ? null : config.chipTtlMs / 1000,

@@ -2,6 +2,7 @@
 // registers (same registry, same store), so a handle printed here retrieves in the server and the
 // other way round. compress prints the text on stdout and handle/ratio on stderr (or one JSON
 // object with --json); retrieve prints the original byte-exact. Exit 0 on success, 1 on a tool error.
+import { isUtf8 } from "node:buffer";
 import { readFileSync } from "node:fs";
 import { createCavemanTools, Session, ToolRegistry } from "@caveman/mcp-server";
 import type { Command } from "../args.js";
@@ -11,18 +12,23 @@ import { stderrLogger } from "../logger.js";
 import { openStores } from "../stores.js";
 import { type Io, writeOut } from "./io.js";
 
+/** The input as text; bytes that are not UTF-8 are refused, never silently replaced with U+FFFD. */
 function readInput(file: string): string {
-  if (file === "-") return readFileSync(0, "utf8");
+  let bytes: Buffer;
   try {
-    return readFileSync(file, "utf8");
+    bytes = readFileSync(file === "-" ? 0 : file);
   } catch (err) {
     throw new ConfigError(
-      `compress: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
-      {
-        cause: err,
-      },
+      `compress: cannot read ${file === "-" ? "stdin" : file} (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+      { cause: err },
     );
   }
+  if (!isUtf8(bytes)) {
+    throw new ConfigError(
+      `compress: ${file === "-" ? "stdin" : file} is not UTF-8 text; only text can be compressed and restored byte-exact`,
+    );
+  }
+  return bytes.toString("utf8");
 }
 
 export async function runToolCommand(
@@ -80,6 +86,8 @@ export async function runToolCommand(
           ? `caveman-mcp: handle ${s.recovery_handle} ratio ${s.ratio}\n`
           : `caveman-mcp: passed through unchanged (${s.reason ?? "not smaller"})\n`,
       );
+      if (s.recovery_handle && stores.store.backend === "memory")
+        io.stderr.write("caveman-mcp: warning: the store is in memory; this handle dies with this process\n");
     }
     return 0;
   } finally {

@@ -42,8 +42,9 @@ export function editTools(deps: EditDeps): ToolSpec[] {
             line: line.optional(),
             text: z.string().optional(),
           })
-          .optional(),
-        context: line.optional(),
+          .optional()
+          .describe("function/tag by name or line; marker by text"),
+        context: line.optional().describe("extra lines around target"),
       }),
       output: z.object({ path: z.string(), total_lines: z.number(), hash: z.string() }),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
@@ -115,8 +116,8 @@ export function editTools(deps: EditDeps): ToolSpec[] {
         path: z.string(),
         start_line: line.optional(),
         end_line: line.optional(),
-        all: z.boolean().optional(),
-        old: z.string().optional(),
+        all: z.boolean().optional().describe("whole file"),
+        old: z.string().optional().describe("text the range must hold"),
         ...guard,
       }),
       output: EditOut,

@@ -31,6 +31,8 @@ export interface TransportHooks {
   onRequest?: (id: number, message: { method: string; params?: unknown }) => void;
   /** A response to private id `id` is about to be written; may return a replacement. */
   onResponse?: (id: number, message: JSONRPCMessage) => JSONRPCMessage;
+  /** The client cancelled request `id`; no response will be written for it. */
+  onCancelled?: (id: number) => void;
   /** A line that is not JSON; may return a note appended to the -32700 message. */
   onUnparseable?: (text: string) => string | undefined;
   /** Input ended (EOF or a stream error): the server should stop and leave. */
@@ -44,6 +46,8 @@ export interface StdioTransportOptions extends TransportHooks {
   stdout: Writable;
   /** Longest accepted line in bytes (default 16 MiB). */
   maxInboundBytes?: number;
+  /** How long `close()` waits for queued answers to reach a client that is not reading (default 2000 ms). */
+  flushTimeoutMs?: number;
 }
 
 export class HardenedStdioTransport implements Transport {
@@ -56,6 +60,7 @@ export class HardenedStdioTransport implements Transport {
   readonly #framer: LineFramer;
   readonly #writer: LineWriter;
   readonly #ledger = new RequestLedger();
+  readonly #flushTimeoutMs: number;
   #started = false;
   #intakeOpen = false;
   #closed = false;
@@ -64,9 +69,20 @@ export class HardenedStdioTransport implements Transport {
     this.#stdin = options.stdin;
     this.#hooks = options;
     this.#framer = new LineFramer(options.maxInboundBytes ?? DEFAULT_MAX_INBOUND_BYTES);
-    this.#writer = new LineWriter(options.stdout, (err) => {
-      this.#hooks.onOutputClosed?.(err);
-    });
+    this.#flushTimeoutMs = options.flushTimeoutMs ?? 2000;
+    this.#writer = new LineWriter(
+      options.stdout,
+      (err) => {
+        this.#hooks.onOutputClosed?.(err);
+      },
+      // Flow control: while the client is not reading answers, stop reading its requests, so a
+      // flood from a client that never reads cannot grow our memory without bound.
+      (blocked) => {
+        if (!this.#intakeOpen) return;
+        if (blocked) this.#stdin.pause();
+        else this.#stdin.resume();
+      },
+    );
   }
 
   async start(): Promise<void> {
@@ -100,11 +116,14 @@ export class HardenedStdioTransport implements Transport {
   async send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
     if (this.#closed) return;
     const msg = message as Record<string, unknown>;
-    const entry = "method" in msg || typeof msg.id !== "number" ? undefined : this.#ledger.settle(msg.id);
-    if (!entry) {
+    if ("method" in msg) {
       await this.#writer.write(JSON.stringify(message));
       return;
     }
+    const entry = typeof msg.id === "number" ? this.#ledger.settle(msg.id) : undefined;
+    // A response to nothing in flight (cancelled, or answered at shutdown) would carry a private
+    // id the client never sent: drop it rather than confuse the client.
+    if (!entry) return;
     const privateId = msg.id as number;
     let out: JSONRPCMessage = message;
     try {
@@ -133,7 +152,15 @@ export class HardenedStdioTransport implements Transport {
       else void this.#emit(reply);
     }
     this.#closed = true;
-    await this.#writer.flush();
+    // A client that stopped reading (without closing) would hold the flush forever: bounded.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.#writer.flush(),
+      new Promise<void>((r) => {
+        timer = setTimeout(r, this.#flushTimeoutMs);
+      }),
+    ]);
+    clearTimeout(timer);
     this.onclose?.();
   }
 
@@ -245,6 +272,14 @@ export class HardenedStdioTransport implements Transport {
       const params = (c.message as { params?: { requestId?: unknown } }).params;
       const target = this.#ledger.privateIdOf(params?.requestId);
       if (target === undefined) return; // cancelling something unknown or finished: nothing to do
+      // The SDK never answers a cancelled request (MCP cancellation), so it leaves the ledger now;
+      // otherwise shutdown would wait for it and then answer it with a spurious error.
+      this.#ledger.settle(target);
+      try {
+        this.#hooks.onCancelled?.(target);
+      } catch (err) {
+        this.onerror?.(err instanceof Error ? err : new Error(String(err)));
+      }
       this.#deliver({ ...c.message, params: { ...params, requestId: target } } as JSONRPCMessage);
       return;
     }

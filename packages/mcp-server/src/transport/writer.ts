@@ -1,21 +1,32 @@
 // Ordered line writes to a byte stream. Contract: writes land in call order; once the stream
-// reports backpressure, later writes wait for 'drain' instead of piling up in memory; a stream
-// that errors or closes (EPIPE: the client hung up) turns every later write into a no-op and is
-// reported once through `onGone`, never as a thrown error or an unhandled 'error' event.
+// reports backpressure, every later write waits for 'drain' instead of piling up in the stream's
+// buffer (each write passes a gate that the previous write opens when the stream accepted it);
+// a stream that errors or closes (EPIPE: the client hung up) turns every later write into a no-op
+// and is reported once through `onGone`, never as a thrown error or an unhandled 'error' event.
+// `onBlocked(true|false)` tells the owner when the stream stops and starts taking lines again, so
+// it can stop reading requests whose answers nobody is reading.
 import type { Writable } from "node:stream";
 
 export class LineWriter {
   readonly #stream: Writable;
   readonly #onGone: (err?: Error) => void;
   #gone = false;
-  #ready: Promise<void> = Promise.resolve();
+  /** Opens when the previous write was accepted by the stream (or the stream drained). */
+  #gate: Promise<void> = Promise.resolve();
   #last: Promise<void> = Promise.resolve();
   #wakeDrain: (() => void) | undefined;
   readonly #pending = new Set<() => void>();
 
-  constructor(stream: Writable, onGone: (err?: Error) => void) {
+  readonly #onBlocked: (blocked: boolean) => void;
+
+  constructor(
+    stream: Writable,
+    onGone: (err?: Error) => void,
+    onBlocked: (blocked: boolean) => void = () => {},
+  ) {
     this.#stream = stream;
     this.#onGone = onGone;
+    this.#onBlocked = onBlocked;
     stream.on("error", (err: Error) => this.#markGone(err));
     stream.on("close", () => this.#markGone());
   }
@@ -27,7 +38,12 @@ export class LineWriter {
 
   /** Queue one line (a newline is appended); resolves when the stream has taken it or is gone. */
   write(line: string): Promise<void> {
-    const done = this.#ready.then(() => this.#writeNow(`${line}\n`));
+    let open!: () => void;
+    const next = new Promise<void>((r) => {
+      open = r;
+    });
+    const done = this.#gate.then(() => this.#writeNow(`${line}\n`, open));
+    this.#gate = next;
     this.#last = done;
     return done;
   }
@@ -37,8 +53,11 @@ export class LineWriter {
     return this.#last;
   }
 
-  #writeNow(data: string): Promise<void> {
-    if (this.#gone) return Promise.resolve();
+  #writeNow(data: string, openGate: () => void): Promise<void> {
+    if (this.#gone) {
+      openGate();
+      return Promise.resolve();
+    }
     return new Promise<void>((settle) => {
       const resolve = (): void => {
         this.#pending.delete(resolve);
@@ -54,17 +73,22 @@ export class LineWriter {
       } catch (err) {
         this.#markGone(err instanceof Error ? err : new Error(String(err)));
         resolve();
+        openGate();
         return;
       }
-      if (!ok && !this.#gone) {
-        this.#ready = new Promise<void>((wake) => {
-          this.#wakeDrain = wake;
-          this.#stream.once("drain", () => {
-            this.#wakeDrain = undefined;
-            wake();
-          });
-        });
+      if (ok || this.#gone) {
+        openGate();
+        return;
       }
+      const wake = (): void => {
+        this.#wakeDrain = undefined;
+        this.#stream.off("drain", wake);
+        this.#onBlocked(false);
+        openGate();
+      };
+      this.#wakeDrain = wake;
+      this.#stream.on("drain", wake);
+      this.#onBlocked(true);
     });
   }
 
