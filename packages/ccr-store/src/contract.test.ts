@@ -1,44 +1,12 @@
 // The CcrStore contract, run against both backends: they must behave the same.
 import { randomBytes } from "node:crypto";
-import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { manualClock, tempDir } from "../test/helpers.js";
+import { describe, expect, it } from "vitest";
+import { bytesOf, useBackends } from "../test/backends.js";
+import { manualClock } from "../test/helpers.js";
 import { computeHandle } from "./handle.js";
-import { openMemoryStore } from "./memory.js";
-import { openSqliteStore } from "./sqlite/store.js";
 import { originalText } from "./text.js";
-import type { CcrStore, StorePolicyOptions } from "./types.js";
 
-const DAY = 24 * 60 * 60 * 1000;
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  for (const c of cleanups.splice(0)) c();
-});
-
-const backends: Array<[string, (opts?: StorePolicyOptions) => CcrStore]> = [
-  ["memory", (opts) => track(openMemoryStore(opts))],
-  [
-    "sqlite",
-    (opts) => {
-      const { dir, cleanup } = tempDir();
-      cleanups.push(cleanup);
-      return track(openSqliteStore({ path: join(dir, "ccr.db"), ...opts }));
-    },
-  ],
-];
-
-function track(store: CcrStore): CcrStore {
-  cleanups.unshift(() => store.close());
-  return store;
-}
-
-function bytesOf(n: number, fill: (i: number) => number): Uint8Array {
-  const out = new Uint8Array(n);
-  for (let i = 0; i < n; i++) out[i] = fill(i);
-  return out;
-}
-
-describe.each(backends)("%s backend", (_name, open) => {
+describe.each(useBackends())("%s backend", (_name, open) => {
   it("returns empty, 1-byte, 10 MiB, binary and invalid-UTF-8 originals byte for byte", () => {
     const store = open();
     const originals = [
@@ -152,61 +120,27 @@ describe.each(backends)("%s backend", (_name, open) => {
     expect(store.stats()).toMatchObject({ entries: 0, bytes: 0 });
   });
 
-  it("refuses an original larger than the whole budget with original_too_large", () => {
-    const store = open({ budgetBytes: 100 });
-    expect(() => store.put(new Uint8Array(101))).toThrow(
-      expect.objectContaining({ code: "original_too_large" }),
-    );
-    expect(store.put(new Uint8Array(100)).created).toBe(true);
-  });
-
-  it("refuses a put with store_full rather than drop an entry still inside the idle window", () => {
-    const clock = manualClock();
-    const store = open({ clock: clock.now, budgetBytes: 1000, idleMs: DAY });
-    const a = store.put(bytesOf(600, () => 1)).handle;
-    clock.advance(DAY - 1);
-    expect(() => store.put(bytesOf(500, () => 2))).toThrow(expect.objectContaining({ code: "store_full" }));
-    expect(store.get(a)).not.toBeNull();
-    expect(store.stats()).toMatchObject({ entries: 1, bytes: 600 });
-  });
-
-  it("drops idle entries, oldest first and only as many as needed, to make room", () => {
-    const clock = manualClock();
-    const store = open({ clock: clock.now, budgetBytes: 1000, idleMs: DAY });
-    const a = store.put(bytesOf(300, () => 1)).handle;
-    clock.advance(10);
-    const b = store.put(bytesOf(300, () => 2)).handle;
-    clock.advance(10);
-    const c = store.put(bytesOf(300, () => 3)).handle;
-    clock.advance(DAY + 100);
-    const d = store.put(bytesOf(350, () => 4)).handle;
-    expect([store.has(a), store.has(b), store.has(c), store.has(d)]).toEqual([false, true, true, true]);
-    expect(store.stats()).toMatchObject({ entries: 3, bytes: 950 });
-  });
-
-  it("slides the idle window on every get and on every repeated put", () => {
-    const clock = manualClock();
-    const store = open({ clock: clock.now, budgetBytes: 1000, idleMs: DAY });
-    const read = store.put(bytesOf(400, () => 1)).handle;
-    const reput = store.put(bytesOf(400, () => 2)).handle;
-    clock.advance(DAY - 5);
-    store.get(read);
-    store.put(bytesOf(400, () => 2));
-    clock.advance(DAY - 5);
-    // Both were touched less than a day ago, so nothing is idle and the put is refused.
-    expect(() => store.put(bytesOf(400, () => 3))).toThrow(expect.objectContaining({ code: "store_full" }));
-    clock.advance(10);
-    expect(store.put(bytesOf(400, () => 3)).created).toBe(true);
-    expect(store.has(read) !== store.has(reput)).toBe(true);
-  });
-
-  it("does not drop anything while the budget holds, however old the entries", () => {
-    const clock = manualClock();
-    const store = open({ clock: clock.now, budgetBytes: 10_000, idleMs: DAY });
-    const old = store.put("ancient").handle;
-    clock.advance(365 * DAY);
-    store.put("new");
-    expect(store.get(old)).not.toBeNull();
+  it("turns metadata that throws when read into invalid_meta and stores nothing", () => {
+    const store = open();
+    const hostile = [
+      {
+        get kind(): string {
+          throw new Error("getter exploded");
+        },
+      },
+      new Proxy(
+        {},
+        {
+          ownKeys() {
+            throw new Error("proxy exploded");
+          },
+        },
+      ),
+    ];
+    for (const meta of hostile) {
+      expect(() => store.put("x", meta)).toThrow(expect.objectContaining({ code: "invalid_meta" }));
+    }
+    expect(store.stats().entries).toBe(0);
   });
 
   it("refuses nonsense options with invalid_config", () => {

@@ -22,7 +22,7 @@ export type CcrStoreErrorCode =
   | "store_open_failed"
   /** The file holds tables under our names with a layout we do not know, or a newer schema. */
   | "store_foreign_schema"
-  /** The path is a symlink, or its directory is writable by others, or it is not a regular file. */
+  /** The path is a symlink or has other hard links, its directory is world-writable, or it is not a regular file. */
   | "store_unsafe_path"
   /** A read or write failed after the store was open (disk full, read-only, I/O error). */
   | "store_io_failed"

@@ -1,3 +1,4 @@
+// The handle grammar: content addressing, and a parser fuzzed against a reference grammar.
 import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

@@ -1,8 +1,12 @@
+// Where the store lives and how its place is made safe: the env resolution table, permissions,
+// and refusal of symlinks, hard links, shared directories and relative paths.
 import {
   chmodSync,
   existsSync,
+  linkSync,
   mkdirSync,
   readFileSync,
+  rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
@@ -141,6 +145,24 @@ describe("prepareStoreLocation", () => {
     writeFileSync(join(dir, "elsewhere"), "");
     symlinkSync(join(dir, "elsewhere"), join(dir, "b.db-wal"));
     expect(() => prepareStoreLocation(join(dir, "b.db"))).toThrow(/b\.db-wal is a symlink/);
+  });
+
+  it("refuses a hard-linked database, which SQLite would give one WAL per name", () => {
+    const dir = fresh();
+    const path = join(dir, "ccr.db");
+    const store = openSqliteStore({ path });
+    const { handle } = store.put("reached by one name only");
+    store.close();
+    const before = readFileSync(path);
+    linkSync(path, join(dir, "alias.db"));
+    for (const p of [path, join(dir, "alias.db")]) {
+      expect(() => openSqliteStore({ path: p })).toThrow(/store_unsafe_path: .*2 hard links/);
+    }
+    expect(readFileSync(path).equals(before)).toBe(true);
+    rmSync(join(dir, "alias.db"));
+    const reopened = openSqliteStore({ path });
+    expect(reopened.has(handle)).toBe(true);
+    reopened.close();
   });
 
   it("refuses a world-writable directory, sticky or not", () => {

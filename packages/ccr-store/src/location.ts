@@ -1,7 +1,7 @@
 // Where the store lives, and making that place safe. resolveStoreLocation is pure: it reads only
 // the env object and homedir it is given. prepareStoreLocation creates the directory 0700 and the
-// database file 0600, tightens an existing database file (and its -wal/-shm) to 0600, and refuses a
-// symlinked path, a non-regular file, a directory that others can write to, or a read-only place.
+// database file 0600, tightens an existing database file (and its -wal/-shm) to 0600, and refuses
+// a symlinked or hard-linked path, a non-regular file, a world-writable directory, a read-only place.
 import {
   accessSync,
   chmodSync,
@@ -100,6 +100,14 @@ export function prepareStoreLocation(path: string): void {
       );
     }
     if (!st.isFile()) throw new CcrStoreError("store_unsafe_path", `${file} is not a regular file`);
+    if (st.nlink > 1) {
+      // SQLite keeps the -wal beside the name it was opened by: two names for one database mean
+      // two WALs, and processes using different names would corrupt it.
+      throw new CcrStoreError(
+        "store_unsafe_path",
+        `${file} has ${st.nlink} hard links; a database reached by two names can be corrupted. Remove the other links or copy the file`,
+      );
+    }
     if ((st.mode & 0o077) !== 0) chmodOrFail(file);
   }
   if (lstatOrNull(path) === null) createPrivateFile(path);

@@ -3,7 +3,15 @@
 // every get re-verifies the SHA-256, and room is made only by dropping idle entries.
 import { CcrStoreError } from "./errors.js";
 import { handleFromSha256, originalBytes, requireHandle, sha256Hex } from "./handle.js";
-import { checkSize, type IdleEntry, normalizeMeta, now, planRoom, resolvePolicy } from "./policy.js";
+import {
+  checkOriginalArgument,
+  checkSize,
+  type IdleEntry,
+  normalizeMeta,
+  now,
+  planRoom,
+  resolvePolicy,
+} from "./policy.js";
 import type { CcrMeta, CcrRecord, CcrStats, CcrStore, PutResult, StorePolicyOptions } from "./types.js";
 
 /** Options of the memory backend. */
@@ -26,21 +34,33 @@ export function openMemoryStore(opts: MemoryStoreOptions = {}): CcrStore {
   const policy = resolvePolicy(opts);
   const entries = new Map<string, Entry>();
   let usedBytes = 0;
+  let totalHits = 0;
   let closed = false;
 
   const open = (): void => {
     if (closed) throw new CcrStoreError("store_closed", "this memory store was closed; open a new one");
   };
 
+  // The Map is kept in access order (a touch moves the entry to the end), so the idle entries
+  // are a prefix of it: making room costs the entries dropped, not a sort of the whole store.
+  // Stopping at the first live entry is also safe if the clock stepped back: it drops less.
   function* idleOldestFirst(cutoff: number): Iterable<IdleEntry> {
-    const idle = [...entries].filter(([, e]) => e.lastAccessAt < cutoff);
-    idle.sort((a, b) => a[1].lastAccessAt - b[1].lastAccessAt);
-    for (const [handle, e] of idle) yield { handle, size: e.bytes.byteLength };
+    for (const [handle, e] of entries) {
+      if (e.lastAccessAt >= cutoff) return;
+      yield { handle, size: e.bytes.byteLength };
+    }
   }
+
+  const touch = (handle: string, e: Entry, t: number): void => {
+    e.lastAccessAt = Math.max(e.lastAccessAt, t);
+    entries.delete(handle);
+    entries.set(handle, e);
+  };
 
   return {
     put(original: string | Uint8Array, meta?: CcrMeta): PutResult {
       open();
+      checkOriginalArgument(original, policy);
       const bytes = originalBytes(original);
       const m = normalizeMeta(meta);
       checkSize(bytes.byteLength, policy);
@@ -49,13 +69,16 @@ export function openMemoryStore(opts: MemoryStoreOptions = {}): CcrStore {
       const t = now(policy);
       const existing = entries.get(handle);
       if (existing) {
-        existing.lastAccessAt = t;
+        touch(handle, existing, t);
         return { handle, created: false };
       }
       const size = bytes.byteLength;
       const drop = planRoom(usedBytes, size, policy, idleOldestFirst(t - policy.idleMs));
       for (const h of drop) {
-        usedBytes -= entries.get(h)?.bytes.byteLength ?? 0;
+        const gone = entries.get(h);
+        if (gone === undefined) continue;
+        usedBytes -= gone.bytes.byteLength;
+        totalHits -= gone.hits;
         entries.delete(h);
       }
       entries.set(handle, {
@@ -86,8 +109,9 @@ export function openMemoryStore(opts: MemoryStoreOptions = {}): CcrStore {
           `the record for ${handle} does not match its hash; it is not returned`,
         );
       }
-      e.lastAccessAt = now(policy);
+      touch(handle, e, now(policy));
       e.hits += 1;
+      totalHits += 1;
       return {
         handle,
         original: new Uint8Array(e.bytes),
@@ -110,13 +134,11 @@ export function openMemoryStore(opts: MemoryStoreOptions = {}): CcrStore {
 
     stats(): CcrStats {
       open();
-      let hits = 0;
-      for (const e of entries.values()) hits += e.hits;
       return {
         backend: "memory",
         entries: entries.size,
         bytes: usedBytes,
-        hits,
+        hits: totalHits,
         budgetBytes: policy.budgetBytes,
         idleMs: policy.idleMs,
       };
@@ -126,6 +148,7 @@ export function openMemoryStore(opts: MemoryStoreOptions = {}): CcrStore {
       closed = true;
       entries.clear();
       usedBytes = 0;
+      totalHits = 0;
     },
   };
 }

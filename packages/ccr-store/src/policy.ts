@@ -59,6 +59,22 @@ export function now(policy: Policy): number {
 }
 
 export function normalizeMeta(meta: unknown): NormalizedMeta {
+  try {
+    return readMeta(meta);
+  } catch (err) {
+    if (err instanceof CcrStoreError) throw err;
+    // A getter or proxy that throws must surface as bad input, not as a stray untyped error.
+    throw new CcrStoreError(
+      "invalid_meta",
+      "meta could not be read (a property threw); pass a plain object",
+      {
+        cause: err,
+      },
+    );
+  }
+}
+
+function readMeta(meta: unknown): NormalizedMeta {
   const out: NormalizedMeta = {
     kind: null,
     producer: null,
@@ -88,14 +104,22 @@ export function normalizeMeta(meta: unknown): NormalizedMeta {
 }
 
 /** Refuse an original that could never fit, before any work is done on it. */
-export function checkSize(size: number, policy: Policy): void {
+export function checkSize(size: number, policy: Policy, atLeast = ""): void {
   const limit = Math.min(policy.budgetBytes, MAX_ORIGINAL_BYTES);
   if (size > limit) {
     throw new CcrStoreError(
       "original_too_large",
-      `the original is ${size} bytes; this store holds at most ${limit} bytes per original (budget ${policy.budgetBytes})`,
+      `the original is ${atLeast}${size} bytes; this store holds at most ${limit} bytes per original (budget ${policy.budgetBytes})`,
     );
   }
+}
+
+/**
+ * Refuse an over-long string before encoding it: its UTF-8 form has at least one byte per UTF-16
+ * unit, so a string longer than the limit can never fit and need not be copied or scanned.
+ */
+export function checkOriginalArgument(original: unknown, policy: Policy): void {
+  if (typeof original === "string") checkSize(original.length, policy, "at least ");
 }
 
 /** An idle entry that may be dropped, as a backend lists them (oldest last access first). */

@@ -2,7 +2,7 @@
 // it and closed with the last one. Opening sets a busy timeout, WAL and the synchronous level,
 // then brings our schema up to date; every SQLite failure leaves here as a typed CcrStoreError
 // (SQLITE_BUSY included, after retrying), never as a raw SqliteError.
-import { realpathSync } from "node:fs";
+import { statSync } from "node:fs";
 import Database from "better-sqlite3";
 import { CcrStoreError } from "../errors.js";
 import { ensureSchema, inspect } from "./schema.js";
@@ -28,7 +28,10 @@ const open = new Map<string, Shared>();
 export function acquire(opts: ConnectionOptions): { db: Database.Database; release: () => void } {
   let key: string;
   try {
-    key = realpathSync(opts.path);
+    // Keyed by the file itself, not its name: after the file at this path is moved away and
+    // replaced, a new store must open the new file, not keep writing into the old one.
+    const st = statSync(opts.path, { bigint: true });
+    key = `${st.dev}:${st.ino}`;
   } catch (err) {
     throw toStoreError(err, `cannot open ${opts.path}`, "store_open_failed");
   }
@@ -156,6 +159,13 @@ export function toStoreError(
   }
   if (code === "SQLITE_FULL") {
     return new CcrStoreError(fallback, `${what}: the disk is full (${code})`, { cause: err });
+  }
+  if (code.startsWith("SQLITE_IOERR") || code === "SQLITE_CANTOPEN") {
+    return new CcrStoreError(
+      fallback,
+      `${what}: ${detail} (${code}); nothing was half-written. Check the disk and the permissions of the database and its -wal/-shm files, then retry`,
+      { cause: err },
+    );
   }
   return new CcrStoreError(fallback, `${what}: ${detail} (${code})`, { cause: err });
 }

@@ -10,7 +10,7 @@ import type Database from "better-sqlite3";
 import { CcrStoreError } from "../errors.js";
 
 /** The schema version this build writes and reads. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 export const T_META = "caveman_ccr_meta";
 export const T_ENTRIES = "caveman_ccr_entries";
@@ -69,6 +69,19 @@ const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
       END;
     `);
   },
+  // v2: a hits counter, so stats() reads one row instead of scanning every original in the file.
+  // No insert trigger: every row is inserted with hits = 0.
+  (db) => {
+    db.exec(`
+      INSERT INTO ${T_META} (key, value) SELECT 'hits', coalesce(sum(hits), 0) FROM ${T_ENTRIES};
+      CREATE TRIGGER caveman_ccr_entries_hits_del AFTER DELETE ON ${T_ENTRIES} BEGIN
+        UPDATE ${T_META} SET value = value - OLD.hits WHERE key = 'hits';
+      END;
+      CREATE TRIGGER caveman_ccr_entries_hits_upd AFTER UPDATE OF hits ON ${T_ENTRIES} BEGIN
+        UPDATE ${T_META} SET value = value - OLD.hits + NEW.hits WHERE key = 'hits';
+      END;
+    `);
+  },
 ];
 
 /** Bring our tables to SCHEMA_VERSION, or refuse the file without touching it. */
@@ -93,14 +106,20 @@ export function ensureSchema(db: Database.Database, path: string): void {
  * Read-only, so it can run before anything (even the journal mode) is changed in the file.
  */
 export function inspect(db: Database.Database, path: string): number {
-  const ours = db
-    .prepare("SELECT name FROM sqlite_master WHERE substr(name, 1, ?) = ?")
-    .pluck()
-    .all(PREFIX.length, PREFIX) as string[];
+  const rows = db
+    .prepare("SELECT name, type FROM sqlite_master WHERE substr(name, 1, ?) = ?")
+    .all(PREFIX.length, PREFIX) as Array<{ name: string; type: string }>;
+  const ours = rows.map((r) => r.name);
   if (ours.length === 0) return 0;
   if (!ours.includes(T_META)) {
     throw foreign(path, `it has ${ours.join(", ")} but no ${T_META}`);
   }
+  // A view or index under one of our table names passes a column check but cannot be written.
+  for (const r of rows) {
+    if (r.name in EXPECTED_COLUMNS && r.type !== "table") throw foreign(path, `${r.name} is a ${r.type}`);
+  }
+  // Look at the layout before querying it: a foreign meta table must read as foreign, not as an I/O fault.
+  checkTable(db, path, T_META);
   const version = db.prepare(`SELECT value FROM ${T_META} WHERE key = 'schema_version'`).pluck().get();
   if (typeof version !== "number" || !Number.isSafeInteger(version) || version < 1) {
     throw foreign(path, `${T_META} has no usable schema_version`);
@@ -111,16 +130,20 @@ export function inspect(db: Database.Database, path: string): number {
       `${path} holds CCR schema version ${version}, newer than this build's ${SCHEMA_VERSION}; upgrade caveman-mcp or use another --db`,
     );
   }
-  if (version === SCHEMA_VERSION) check(db, path);
+  // The columns have not changed since v1, so an older file must already have exactly these.
+  check(db, path);
   return version;
 }
 
 function check(db: Database.Database, path: string): void {
-  for (const [table, expected] of Object.entries(EXPECTED_COLUMNS)) {
-    const columns = db.prepare("SELECT name FROM pragma_table_info(?)").pluck().all(table) as string[];
-    if (columns.join(",") !== expected.join(",")) {
-      throw foreign(path, `table ${table} has columns (${columns.join(", ")}), not ours`);
-    }
+  for (const table of Object.keys(EXPECTED_COLUMNS)) checkTable(db, path, table);
+}
+
+function checkTable(db: Database.Database, path: string, table: string): void {
+  const expected = EXPECTED_COLUMNS[table] ?? [];
+  const columns = db.prepare("SELECT name FROM pragma_table_info(?)").pluck().all(table) as string[];
+  if (columns.join(",") !== expected.join(",")) {
+    throw foreign(path, `table ${table} has columns (${columns.join(", ")}), not ours`);
   }
 }
 

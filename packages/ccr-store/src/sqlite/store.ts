@@ -7,6 +7,7 @@ import { CcrStoreError } from "../errors.js";
 import { handleFromSha256, originalBytes, requireHandle, sha256Hex } from "../handle.js";
 import { prepareStoreLocation } from "../location.js";
 import {
+  checkOriginalArgument,
   checkSize,
   type IdleEntry,
   type NormalizedMeta,
@@ -75,7 +76,7 @@ export function openSqliteStore(opts: SqliteStoreOptions): CcrStore {
   const sql = {
     find: db.prepare(`SELECT sha256, size, kind, producer, tokens_in, tokens_out, created_at, last_access_at, hits, original
       FROM ${T_ENTRIES} WHERE handle = ?`),
-    findStored: db.prepare(`SELECT sha256, original FROM ${T_ENTRIES} WHERE handle = ?`),
+    findStored: db.prepare(`SELECT sha256, size, original FROM ${T_ENTRIES} WHERE handle = ?`),
     has: db.prepare(`SELECT 1 FROM ${T_ENTRIES} WHERE handle = ?`).pluck(),
     touch: db.prepare(`UPDATE ${T_ENTRIES} SET last_access_at = max(last_access_at, ?) WHERE handle = ?`),
     hit: db.prepare(`UPDATE ${T_ENTRIES} SET last_access_at = max(last_access_at, ?), hits = hits + 1
@@ -87,7 +88,6 @@ export function openSqliteStore(opts: SqliteStoreOptions): CcrStore {
       `SELECT handle, size FROM ${T_ENTRIES} WHERE last_access_at < ? ORDER BY last_access_at`,
     ),
     drop: db.prepare(`DELETE FROM ${T_ENTRIES} WHERE handle = ?`),
-    hits: db.prepare(`SELECT coalesce(sum(hits), 0) FROM ${T_ENTRIES}`).pluck(),
     insert: db.prepare(`INSERT INTO ${T_ENTRIES} (handle, sha256, size, kind, producer, tokens_in, tokens_out,
       created_at, stored_at, last_access_at, hits, original) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`),
   };
@@ -101,10 +101,15 @@ export function openSqliteStore(opts: SqliteStoreOptions): CcrStore {
   const putTx = db.transaction((bytes: Uint8Array, sha256: string, m: NormalizedMeta): PutResult => {
     const handle = handleFromSha256(sha256);
     const t = now(policy);
-    const stored = sql.findStored.get(handle) as Pick<Row, "sha256" | "original"> | undefined;
+    const stored = sql.findStored.get(handle) as Pick<Row, "sha256" | "size" | "original"> | undefined;
     if (stored !== undefined) {
       // Same handle: either our bytes are already there, or a damaged record that these bytes repair.
-      const intact = stored.sha256 === sha256 && Buffer.compare(stored.original, bytes) === 0;
+      // Every column get() checks takes part, or a record damaged in one of them stays broken.
+      const intact =
+        stored.sha256 === sha256 &&
+        stored.size === bytes.byteLength &&
+        Buffer.isBuffer(stored.original) &&
+        Buffer.compare(stored.original, bytes) === 0;
       if (intact) sql.touch.run(t, handle);
       else sql.repair.run(sha256, bytes.byteLength, bytes, t, handle);
       return { handle, created: false };
@@ -138,6 +143,7 @@ export function openSqliteStore(opts: SqliteStoreOptions): CcrStore {
   return {
     put(original: string | Uint8Array, meta?: CcrMeta): PutResult {
       ensureOpen();
+      checkOriginalArgument(original, policy);
       const bytes = originalBytes(original);
       const m = normalizeMeta(meta);
       checkSize(bytes.byteLength, policy);
@@ -202,7 +208,7 @@ export function openSqliteStore(opts: SqliteStoreOptions): CcrStore {
             backend: "sqlite" as const,
             entries: sql.total.get("entries") as number,
             bytes: sql.total.get("bytes") as number,
-            hits: sql.hits.get() as number,
+            hits: sql.total.get("hits") as number,
             budgetBytes: policy.budgetBytes,
             idleMs: policy.idleMs,
           }))(),
