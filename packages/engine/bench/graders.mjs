@@ -5,8 +5,11 @@
 //     visible, but narrow(original, gold.query ?? gold.text) returns it) or `lost`;
 //   - fabrication: every output line must be a line or substring of a line of the original
 //     (terminal items: of the original with escapes stripped and redraws split) or a marker line.
-//     Kinds whose compressor changes representation (json: TOON/compact re-encoding, html:
-//     visible text, prose: caveman rules) may instead use only words that occur in the original;
+//     Kinds whose compressor changes representation are held to what their form allows: json
+//     output must parse (as JSON, or TOON decoded strictly) and every member and element it holds
+//     must equal the original's at the same path, markers standing for exactly the counted run;
+//     html (visible text) and prose (caveman word drops) output lines must be, word for word, a
+//     subsequence of the original's words in document order;
 //   - determinism (two calls), idempotence (compress of the output changes nothing), byte-exact
 //     retrieve (the handle hashes the stored bytes; lines:1-N gives the original back), and the
 //     TOON round trip for JSON items.
@@ -14,7 +17,7 @@ import { isDeepStrictEqual } from "node:util";
 import { baselines } from "./baselines.mjs";
 import { sha256 } from "./corpus.mjs";
 
-/** Kinds whose output may re-encode the original rather than quote its lines. */
+/** Kinds whose output may re-encode the original rather than quote its lines (graded by form). */
 export const REENCODING_KINDS = new Set(["json", "html", "prose"]);
 
 export function handleFor(original) {
@@ -45,17 +48,107 @@ export function contains(haystack, text) {
 
 /** Output lines that are neither quoted from the original nor markers (sampled, with a count). */
 export function fabricatedLines(engine, item, output) {
+  if (output === item.content) return { count: 0, sample: [] };
+  if (item.kind === "json") return fabricatedJson(engine, item, output);
+  if (item.kind === "html" || item.kind === "prose") return fabricatedWords(engine, item, output);
   const views = [item.content];
   if (item.kind === "terminal") views.push(terminalView(item.content));
-  const vocabulary = REENCODING_KINDS.has(item.kind) ? new Set(words(item.content)) : null;
   const bad = [];
   for (const line of output.split("\n")) {
     if (line.trim() === "" || engine.isMarkerLine(line)) continue;
     if (views.some((v) => v.includes(line) || v.includes(line.trim()))) continue;
-    if (vocabulary && words(line).every((w) => vocabulary.has(w))) continue;
     bad.push(line);
   }
+  return report(bad);
+}
+
+function report(bad) {
   return { count: bad.length, sample: bad.slice(0, 5).map((l) => l.slice(0, 200)) };
+}
+
+/** Words of each output line, in order, must be found in order among the original's words. */
+function fabricatedWords(engine, item, output) {
+  const source = words(item.content);
+  let cursor = 0;
+  const bad = [];
+  for (const line of output.split("\n")) {
+    if (line.trim() === "" || engine.isMarkerLine(line)) continue;
+    let at = cursor;
+    let ok = true;
+    for (const w of words(line)) {
+      while (at < source.length && source[at] !== w) at++;
+      if (at === source.length) {
+        ok = false;
+        break;
+      }
+      at++;
+    }
+    if (ok) cursor = at;
+    else bad.push(line);
+  }
+  return report(bad);
+}
+
+const MARKER_COUNT = /^\[caveman: (\d+) /;
+
+/** Number of units a JSON marker string stands for, or -1 when `text` is not a marker. */
+function markerCount(engine, text) {
+  if (typeof text !== "string" || !engine.isMarkerLine(text)) return -1;
+  const m = MARKER_COUNT.exec(text);
+  return m ? Number(m[1]) : -1;
+}
+
+/**
+ * Where `out` departs from `orig` (a JSON pointer), or null when every member and element of
+ * `out` equals the original's at the same path and each marker stands for exactly the run of
+ * elements or members it counts, in order.
+ */
+function jsonMismatch(engine, out, orig, path) {
+  if (out === null || typeof out !== "object" || orig === null || typeof orig !== "object")
+    return isDeepStrictEqual(out, orig) ? null : path || "/";
+  if (Array.isArray(out) !== Array.isArray(orig)) return path || "/";
+  if (Array.isArray(out)) {
+    let j = 0;
+    for (const el of out) {
+      const n = markerCount(engine, el);
+      if (n > 0) {
+        j += n;
+        continue;
+      }
+      if (j >= orig.length) return `${path}/${j}`;
+      const bad = jsonMismatch(engine, el, orig[j], `${path}/${j}`);
+      if (bad !== null) return bad;
+      j++;
+    }
+    return j === orig.length ? null : `${path} (length ${j} != ${orig.length})`;
+  }
+  const keys = Object.keys(orig);
+  let j = 0;
+  for (const key of Object.keys(out)) {
+    const n = out[key] === null ? markerCount(engine, key) : -1;
+    if (n > 0) {
+      j += n;
+      continue;
+    }
+    if (keys[j] !== key) return `${path}/${key}`;
+    const bad = jsonMismatch(engine, out[key], orig[key], `${path}/${key}`);
+    if (bad !== null) return bad;
+    j++;
+  }
+  return j === keys.length ? null : `${path} (members ${j} != ${keys.length})`;
+}
+
+function fabricatedJson(engine, item, output) {
+  let value;
+  try {
+    value = JSON.parse(output);
+  } catch {
+    const dec = engine.toonDecode(output);
+    if (!dec.ok) return report([`output is neither JSON nor TOON: ${output.slice(0, 120)}`]);
+    value = JSON.parse(dec.output);
+  }
+  const bad = jsonMismatch(engine, value, JSON.parse(item.content), "");
+  return report(bad === null ? [] : [`JSON differs from the original at ${bad}`]);
 }
 
 function goldStatus(engine, item, output) {

@@ -10,8 +10,10 @@ import { detectLanguage } from "./language.js";
 import type { ContentKind, Detection } from "./types.js";
 
 const SAMPLE_LINES = 400;
+// The OSC body stops at the next ESC too: `[^\u0007]*` alone rescanned to the end of the sample
+// from every unterminated "ESC ]", quadratic in a flood of them.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI escapes are what we look for
-const ANSI = /\u001b\[[0-9;?]*[A-Za-z]|\u001b\][^\u0007]*\u0007/;
+const ANSI = /\u001b\[[0-9;?]*[A-Za-z]|\u001b\][^\u0007\u001b]*\u0007/;
 const BIOME_DIAG = /^\S+:\d+:\d+ [\w-]+\/[\w/-]+ |^\S+:\d+:\d+ (parse|format|lint|check)\b.*━/;
 const UNITTEST =
   /^\w+ \([\w.]+\) \.\.\. (ok|FAIL|ERROR|skipped)|^Ran \d+ tests? in |^(FAIL|ERROR): \w+ \(|^FAILED \((failures|errors)=/;
@@ -131,7 +133,8 @@ export function detectWithValue(text: string, hint?: string): Detection & { valu
   const hinted = kindFromHint(hint);
   const head = text.length > 262_144 ? text.slice(0, 262_144) : text;
   // Escapes and redraws are cleaned first; the terminal compressor classifies what remains.
-  if (hinted !== "json" && (ANSI.test(head) || /\r(?!\n)/.test(head))) return { kind: "terminal" };
+  // A lone "\r" at the very end is a CRLF text cut after its "\r", not a redraw.
+  if (hinted !== "json" && (ANSI.test(head) || /\r(?!\n|$)/.test(head))) return { kind: "terminal" };
   if (looksJson(text)) {
     try {
       return { kind: "json", value: JSON.parse(text) };

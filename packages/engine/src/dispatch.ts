@@ -7,6 +7,7 @@ import { compressDiff } from "./diff.js";
 import { compressGrep } from "./grep.js";
 import { compressHtml } from "./html.js";
 import { compressJson } from "./json/compress.js";
+import { numbersSurviveParse, reencodesExactly } from "./json/numbers.js";
 import { compressLog } from "./log/fold.js";
 import { compressNdjson } from "./ndjson.js";
 import { compressProse } from "./prose.js";
@@ -26,8 +27,12 @@ export function compressByKind(
   switch (detection.kind) {
     case "json":
       if (!("value" in detection)) return "parse_error";
+      // A number a double cannot hold exactly, or a repeated key, would be rewritten: pass through.
+      if (!reencodesExactly(text, detection.value)) return "parse_error";
       return compressJson(text, detection.value, ctx) ?? "not_smaller";
     case "ndjson":
+      // Kept records are quoted verbatim, but marker facts would state rounded numbers.
+      if (!numbersSurviveParse(text)) return "parse_error";
       return compressNdjson(text, ctx);
     case "log":
       return compressLog(text, ctx);

@@ -6,7 +6,12 @@ import { droppedCount, renderKept } from "./lines.js";
 import { severity } from "./log/template.js";
 import type { Candidate, KindContext, PassReason } from "./types.js";
 
-const HIT = /^([^\s:][^:\n]*?)([:-])(\d+)[:-]/;
+// `path:line:text` is a hit; `path-line-text` (grep -C) a context line. The colon form is tried
+// first: a lazy match over both separators split "migrations/2024-01-05-init.sql:12:" at
+// "-01-", filing every dated file under "migrations/2024" and losing their names.
+const HIT = /^([^\s:][^:\n]*?):(\d+):/;
+const CONTEXT = /^([^\s:][^:\n]*?)-(\d+)-/;
+const CONTEXT_LINE_NO = /^(\d+)-/;
 /** Hits shown per file before the rest fold. */
 export const HITS_PER_FILE = 3;
 /** Error-looking hits shown per file beyond the first ones. */
@@ -15,6 +20,22 @@ export const ERROR_HITS_PER_FILE = 3;
 interface Hit {
   file: string;
   line: number;
+  /** A context line (`path-line-text`), not a match. */
+  context: boolean;
+}
+
+/** Reads a hit or context line; `lastFile` is the file of the previous one (context lines sit beside their hits). */
+function parseHit(line: string, lastFile: string | undefined): Hit | undefined {
+  const m = HIT.exec(line);
+  // A colon match whose "path" holds a space is text after a context line's separator.
+  if (m && !/\s/.test(m[1]!)) return { file: m[1]!, line: Number(m[2]), context: false };
+  if (lastFile !== undefined && line.startsWith(`${lastFile}-`)) {
+    const n = CONTEXT_LINE_NO.exec(line.slice(lastFile.length + 1));
+    if (n) return { file: lastFile, line: Number(n[1]), context: true };
+  }
+  if (m) return { file: m[1]!, line: Number(m[2]), context: false };
+  const c = CONTEXT.exec(line);
+  return c ? { file: c[1]!, line: Number(c[2]), context: true } : undefined;
 }
 
 /** Compresses grep output, or says why it cannot. */
@@ -25,17 +46,22 @@ export function compressGrep(text: string, ctx: KindContext): Candidate | PassRe
   const perFile = new Map<string, number>();
   const errorsShown = new Map<string, number>();
   const terms = queryTerms(ctx.query);
+  let lastFile: string | undefined;
+  let contextLines = 0;
   lines.forEach((line, i) => {
-    const m = HIT.exec(line);
-    if (!m) {
+    const hit = parseHit(line, lastFile);
+    if (!hit) {
       keep[i] = 1; // separators, "Binary file ... matches", summaries
       hits.push(undefined);
       return;
     }
-    const file = m[1]!;
+    const file = hit.file;
+    lastFile = file;
+    hits.push(hit);
+    if (hit.context) contextLines++;
     const seen = perFile.get(file) ?? 0;
-    perFile.set(file, seen + 1);
-    hits.push({ file, line: Number(m[3]) });
+    // Only matches count as the file's hits; context lines ride with them.
+    if (!hit.context) perFile.set(file, seen + 1);
     const lower = line.toLowerCase();
     // Error-looking hits matter only while they stand out: a few per file beyond the first hits.
     const important = severity(line) === 2 && (errorsShown.get(file) ?? 0) < ERROR_HITS_PER_FILE;
@@ -47,23 +73,42 @@ export function compressGrep(text: string, ctx: KindContext): Candidate | PassRe
   if (droppedCount(keep, lines.length) === 0) return "document";
   const facts = (from: number, to: number): string[] => {
     const byFile = new Map<string, number[]>();
+    let context = 0;
     for (let i = from; i <= to; i++) {
       const hit = hits[i];
       if (!hit) continue;
+      if (hit.context) {
+        context++;
+        continue;
+      }
       const list = byFile.get(hit.file);
       if (list) list.push(hit.line);
       else byFile.set(hit.file, [hit.line]);
     }
     const parts = [...byFile].slice(0, 4).map(([file, nums]) => {
-      const lo = Math.min(...nums);
-      const hi = Math.max(...nums);
+      // A loop, not Math.min(...nums): spreading 100,000+ numbers overflows the call stack.
+      let lo = nums[0]!;
+      let hi = lo;
+      for (const n of nums) {
+        if (n < lo) lo = n;
+        if (n > hi) hi = n;
+      }
       return `${file} x${nums.length} (line ${lo === hi ? lo : `${lo}..${hi}`}; ${perFile.get(file)} hits in file)`;
     });
-    if (byFile.size > 4) parts.push(`${byFile.size - 4} more files`);
+    if (byFile.size > 4) {
+      const rest = [...byFile].slice(4).reduce((sum, [, nums]) => sum + nums.length, 0);
+      parts.push(`${byFile.size - 4} more files x${rest}`);
+    }
+    if (context > 0) parts.push(`${context} context lines`);
     return parts;
   };
   return {
-    output: renderKept(lines, keep, { unit: "hit", facts, ...(ctx.handle ? { handle: ctx.handle } : {}) }),
+    // With grep -C output a run mixes hits and context lines: count lines then.
+    output: renderKept(lines, keep, {
+      unit: contextLines > 0 ? "line" : "hit",
+      facts,
+      ...(ctx.handle ? { handle: ctx.handle } : {}),
+    }),
     lossless: false,
   };
 }

@@ -60,7 +60,7 @@ export function compressHtml(text: string, ctx: KindContext): Candidate | PassRe
   let title = "";
   let afterTag = false;
   const flush = () => {
-    const t = pre > 0 ? line.replace(/\s+$/, "") : line.replace(/\s+/g, " ").trim();
+    const t = pre > 0 ? line.trimEnd() : line.replace(/\s+/g, " ").trim();
     if (t !== "" && t !== "|" && t !== "-") out.push(t);
     line = "";
   };
@@ -88,7 +88,7 @@ export function compressHtml(text: string, ctx: KindContext): Candidate | PassRe
       const end = endOf(`</${name}`, token.lastIndex);
       const body = text.slice(token.lastIndex, end < 0 ? text.length : end);
       token.lastIndex = end < 0 ? text.length : Math.max(end, text.indexOf(">", end) + 1);
-      if (name === "head") title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(body)?.[1] ?? "";
+      if (name === "head") title = /<title[^<>]*>([^<]*)<\/title>/i.exec(body)?.[1] ?? "";
       if (title) {
         line = `# ${decodeEntities(title).trim()}`;
         flush();
@@ -106,7 +106,7 @@ export function compressHtml(text: string, ctx: KindContext): Candidate | PassRe
       if (pre > 0 && line.includes("\n")) {
         const parts = line.split("\n");
         line = parts.pop() ?? "";
-        for (const p of parts) if (p.trim() !== "") out.push(p.replace(/\s+$/, ""));
+        for (const p of parts) if (p.trim() !== "") out.push(p.trimEnd());
       }
       continue;
     }

@@ -57,19 +57,22 @@ const DROP = new Set([
   "then",
   "there",
   "here",
-  "some",
-  "any",
-  "all",
+  // Not "all", "some", "any", "only": quantifiers change what a sentence claims.
 ]);
 // Word pairs and triples that carry nothing on their own.
 const PHRASES =
   /\b(i think|i believe|i guess|it seems(?: that)?|sort of|kind of|of course|in order(?= to\b)|as you can see|note that|feel free to|thank you|you can|you will need to|you need to|you should|we will|we can|let's|it is|it's)\s+/gi;
 // Never touched: code spans, links, URLs, paths, numbers with units, negations are just not in DROP.
-const PROTECT = /`[^`]*`|\[[^\]]*\]\([^)]*\)|<[^>]+>|https?:\/\/\S+|\S*\/\S*|\S*\d\S*/g;
+// Each alternative is linear: an opener never re-matches inside its own span (`<<<<`, `[[[[`
+// and 60,000-character words without a digit were quadratic), and a protected word is matched
+// only from its first character (the lookbehind).
+const PROTECT = /`[^`]*`|\[[^[\]]*\]\([^()\s]*\)|<[^<>]+>|https?:\/\/\S+|(?<!\S)\S*[/\d]\S*/g;
 
 function cavemanLine(line: string): string {
   const indent = /^\s*(?:[-*+]\s+|\d+[.)]\s+|>\s*)*/.exec(line)![0];
   const body = line.slice(indent.length);
+  // The private-use characters below mask protected spans; a line that holds them stays as it is.
+  if (body.includes("\uE000") || body.includes("\uE001")) return line;
   const protectedSpans: string[] = [];
   const masked = body.replace(PROTECT, (m) => {
     protectedSpans.push(m);

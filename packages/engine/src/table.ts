@@ -47,6 +47,35 @@ function cellValue(raw: string): FieldValue {
   return { v: t, raw: t };
 }
 
+/** Rows sampled (the first ones) to judge whether a table is a document. */
+const DOCUMENT_SAMPLE = 50;
+
+/**
+ * True when free text that differs in nearly every row (titles, descriptions: cells with a space)
+ * is at least half of what the rows hold: no kept row stands for a dropped one, so the table is a
+ * document, as for JSON records (select.ts).
+ */
+function isDocument(rows: readonly string[], fields: ReadonlyArray<Map<string, FieldValue>>): boolean {
+  const n = Math.min(rows.length, DOCUMENT_SAMPLE);
+  let total = 0;
+  const perColumn = new Map<string, string[]>();
+  for (let i = 0; i < n; i++) {
+    total += rows[i]!.length;
+    for (const [name, fv] of fields[i]!) {
+      if (typeof fv.v !== "string" || !fv.v.includes(" ")) continue;
+      const list = perColumn.get(name);
+      if (list) list.push(fv.v);
+      else perColumn.set(name, [fv.v]);
+    }
+  }
+  let text = 0;
+  for (const values of perColumn.values()) {
+    if (values.length < n * 0.5 || new Set(values).size < values.length * 0.9) continue;
+    for (const v of values) text += v.length;
+  }
+  return text >= total * 0.5;
+}
+
 /** Compresses a table, or says why it cannot. */
 export function compressTable(text: string, ctx: KindContext): Candidate | PassReason {
   const lines = text.split("\n");
@@ -62,6 +91,9 @@ export function compressTable(text: string, ctx: KindContext): Candidate | PassR
   if (delim === "|" && body[0] !== undefined && /^\s*\|?\s*:?-{3,}/.test(lines[body[0]]!))
     body = body.slice(1);
   if (body.length < MIN_THIN_ITEMS) return "not_smaller";
+  // A quoted cell that runs over a line break makes lines and rows differ: markers would count
+  // lines as rows and facts would mix cells, so such a table is left whole.
+  if (delim !== "|" && body.some((at) => (lines[at]!.split('"').length - 1) % 2 === 1)) return "parse_error";
   const fields = body.map((at) => {
     const map = new Map<string, FieldValue>();
     splitRow(lines[at]!, delim).forEach((cell, k) => {
@@ -69,6 +101,13 @@ export function compressTable(text: string, ctx: KindContext): Candidate | PassR
     });
     return map;
   });
+  if (
+    isDocument(
+      body.map((at) => lines[at]!),
+      fields,
+    )
+  )
+    return "document";
   const kept = selectRecords({
     fields,
     raw: (i) => lines[body[i]!]!,

@@ -1,5 +1,6 @@
 // Terminal output: ANSI escape sequences are stripped and carriage-return redraws collapse to
-// the last state of each line (what the terminal finally showed). The cleaned text is then
+// the last state of each line (what the terminal finally showed) when that last redraw covers
+// every earlier one; otherwise the line stays whole. The cleaned text is then
 // compressed as whatever it is underneath (test, log, ...); if that does not apply, the cleaned
 // text itself is the candidate.
 import type { Candidate, ContentKind, KindContext, PassReason } from "./types.js";
@@ -16,7 +17,12 @@ export function cleanTerminal(text: string): string {
     .map((line) => {
       const body = line.endsWith("\r") ? line.slice(0, -1) : line;
       const parts = body.split("\r").filter((p) => p !== "");
-      return (parts[parts.length - 1] ?? "") + (line.endsWith("\r") ? "\r" : "");
+      const last = parts[parts.length - 1] ?? "";
+      // A "\r" only moves the cursor: a shorter last redraw leaves the tail of a longer earlier
+      // one on screen ("error: disk full\rok" shows "okror: disk full"). Escapes that erase the
+      // line are stripped by then, so such a line is kept whole rather than guessed.
+      if (parts.some((p) => p.length > last.length)) return line;
+      return last + (line.endsWith("\r") ? "\r" : "");
     })
     .join("\n");
 }

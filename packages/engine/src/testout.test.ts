@@ -23,6 +23,38 @@ describe("test-runner output", () => {
     expect(fabricatedLines(input, r.output)).toEqual([]);
   });
 
+  it("folds node --test's second listing of its failures into markers naming the first", async () => {
+    const item = corpusItem("test-node-test-spec");
+    const r = compress(item.content, { hint: item.hint ?? "node --test" });
+    expect(r.reason).toBeUndefined();
+    for (const g of item.gold) expect(r.output).toContain(g.text);
+    const { repeatedBlocks } = await import("./repeats.js");
+    const lines = item.content.split("\n");
+    const blocks = repeatedBlocks(lines);
+    expect(blocks.length).toBeGreaterThan(0);
+    // Each marker's claim holds: the elided lines equal the named earlier lines, trimmed.
+    for (const b of blocks) {
+      expect(r.output).toContain(
+        `same text as lines ${b.source + 1}-${b.source + b.length} (indentation aside)`,
+      );
+      for (let k = 0; k < b.length; k++) expect(lines[b.from + k]!.trim()).toBe(lines[b.source + k]!.trim());
+    }
+    expect(fabricatedLines(item.content, r.output)).toEqual([]);
+  });
+
+  it("finds repeated blocks in 100,000 near-identical lines without quadratic work", async () => {
+    const { repeatedBlocks } = await import("./repeats.js");
+    const lines = Array.from(
+      { length: 100_000 },
+      (_, i) => `    at step (file:///a.mjs:${i % 7}:1) and more text here`,
+    );
+    const blocks = repeatedBlocks(lines);
+    for (const b of blocks) {
+      expect(b.source + b.length).toBeLessThanOrEqual(b.from);
+      for (let k = 0; k < b.length; k++) expect(lines[b.from + k]!.trim()).toBe(lines[b.source + k]!.trim());
+    }
+  });
+
   it("keeps the failures of a real vitest run", () => {
     const item = corpusItem("test-vitest-verbose");
     const r = compress(item.content, { hint: item.hint ?? "vitest" });

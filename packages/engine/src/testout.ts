@@ -1,9 +1,11 @@
 // Test-runner output (vitest, jest, mocha, node --test, pytest, unittest, go test, cargo test).
 // Every failure block, error line and summary line the runner printed is kept; what collapses is
 // runs of passing-test lines, library/runtime stack frames inside failure blocks (the first frame
-// of each trace stays), and code frames (the `❯ file:line:col` location above them stays).
+// of each trace stays), code frames (the `❯ file:line:col` location above them stays), and a
+// block that repeats an earlier one word for word (a runner's second listing of its failures).
 // Nothing is summarised that the runner did not print: markers count lines by what they were.
 import { countList, renderKept } from "./lines.js";
+import { repeatedBlocks } from "./repeats.js";
 import { libraryOf } from "./stacktrace.js";
 import type { Candidate, KindContext, PassReason } from "./types.js";
 
@@ -55,6 +57,11 @@ export function compressTest(text: string, ctx: KindContext): Candidate | PassRe
     const lib = libraryOf(line);
     if (frameNo > 1 && lib !== undefined) [keep[k], what[k]] = [0, `${lib} frames`];
   });
+  // A failure block printed a second time (node --test's "failing tests:" list) folds whole.
+  for (const b of repeatedBlocks(lines)) {
+    const why = `same text as lines ${b.source + 1}-${b.source + b.length} (indentation aside)`;
+    for (let k = b.from; k < b.from + b.length; k++) [keep[k], what[k]] = [0, why];
+  }
   if (!keep.includes(0)) return "not_smaller";
   const facts = (from: number, to: number): string[] => {
     const counts = new Map<string, number>();

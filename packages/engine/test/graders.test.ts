@@ -63,6 +63,48 @@ describe("gradeItem on a broken engine", () => {
     expect(grade.fabricated.count).toBe(1);
   });
 
+  it("flags thinned JSON whose marker count does not match the run it replaced", () => {
+    const content = JSON.stringify({ total: 12, items: Array.from({ length: 12 }, (_, i) => ({ id: i })) });
+    const item: CorpusItem = { ...jsonItem, id: "json-made-up", content, bytes: content.length, gold: [] };
+    const grade = (output: string) =>
+      gradeItem(
+        withCompress((input, o) => ({ ...real.compress(input, o), output })),
+        item,
+        { baselines: false },
+      ).fabricated.count;
+    const marker = (n: number) => `"[caveman: ${n} items elided (1-${n} of 12 at /items)]"`;
+    const rest = Array.from({ length: 12 - 1 - 10 }, (_, i) => `{"id":${11 + i}}`).join(",");
+    expect(grade(`{"total":12,"items":[{"id":0},\n${marker(10)},\n${rest}]}`)).toBe(0);
+    // An element silently dropped, a wrong count, a value moved to another index, a key renamed:
+    expect(grade(`{"total":12,"items":[{"id":0},\n${marker(10)}]}`)).toBe(1);
+    expect(grade(`{"total":12,"items":[{"id":0},\n${marker(9)},\n${rest}]}`)).toBe(1);
+    expect(grade(`{"total":12,"items":[{"id":1},\n${marker(10)},\n${rest}]}`)).toBe(1);
+    expect(grade(`{"count":12,"items":[{"id":0},\n${marker(10)},\n${rest}]}`)).toBe(1);
+    expect(grade("not json at all")).toBe(1);
+  });
+
+  it("flags prose or html lines whose words are not the original's, in order", () => {
+    const content = "Alpha beta gamma.\n\nDelta epsilon never zeta.";
+    const item: CorpusItem = {
+      ...jsonItem,
+      id: "prose-made-up",
+      kind: "prose",
+      content,
+      bytes: content.length,
+      gold: [],
+    };
+    const grade = (output: string) =>
+      gradeItem(
+        withCompress((input, o) => ({ ...real.compress(input, o), output })),
+        item,
+        { baselines: false },
+      ).fabricated.count;
+    expect(grade("Alpha gamma.\n\nDelta never zeta.")).toBe(0);
+    expect(grade("Alpha gamma.\n\nDelta zeta never.")).toBe(1);
+    expect(grade("gamma Alpha.")).toBe(1);
+    expect(grade("Alpha beta always gamma.")).toBe(1);
+  });
+
   it("reports output that changes between calls as not deterministic", () => {
     let calls = 0;
     const engine = withCompress((input, o) => {

@@ -15,6 +15,12 @@ const REGEX_BEFORE =
 // Sticky (`y`) so that matching at an offset never copies the rest of a long (minified) line.
 const CHAR_LITERAL = /'(\\.[^']*|[^\\'])'/y;
 const REGEX_LITERAL = /\/(?:\\.|\[(?:\\.|[^\]\\])*\]|[^/\\[\n])+\/[a-z]*/y;
+/**
+ * Failed regex-literal attempts allowed per line. A failed attempt can scan to the end of the
+ * line, so `[/[/[/[...` was quadratic (25 s for 200 KB); past the cap a "/" is division, and a
+ * line that really held more regex literals fails to balance and passes through.
+ */
+const REGEX_ATTEMPTS_PER_LINE = 64;
 
 /** True when a "/" at `i` can open a regex literal, judged by the code just before it (bounded). */
 function regexMayStart(line: string, i: number): boolean {
@@ -33,8 +39,11 @@ export function scanBraces(lines: readonly string[], language: string | undefine
   const stack: Array<{ ch: string; line: number; template?: boolean }> = [];
   let mode: "code" | "block" | "string" | "template" = "code";
   let quote = "";
+  // "{" entries on the stack, kept as a count: filtering the stack at every "}" was quadratic in depth.
+  let braces = 0;
   for (let ln = 0; ln < lines.length; ln++) {
     const line = lines[ln]!;
+    let regexAttempts = 0;
     for (let i = 0; i < line.length; i++) {
       const c = line[i]!;
       if (mode === "block") {
@@ -50,6 +59,7 @@ export function scanBraces(lines: readonly string[], language: string | undefine
         else if (mode === "template" && c === "`") mode = "code";
         else if (mode === "template" && c === "$" && line[i + 1] === "{") {
           stack.push({ ch: "{", line: ln, template: true });
+          braces++;
           mode = "code";
           i++;
         }
@@ -78,25 +88,28 @@ export function scanBraces(lines: readonly string[], language: string | undefine
         mode = "template";
         continue;
       }
-      if (c === "/" && js && regexMayStart(line, i)) {
+      if (c === "/" && js && regexAttempts < REGEX_ATTEMPTS_PER_LINE && regexMayStart(line, i)) {
         REGEX_LITERAL.lastIndex = i;
         const m = REGEX_LITERAL.exec(line);
         if (m) {
           i += m[0].length - 1;
           continue;
         }
+        regexAttempts++;
       }
-      if (c === "{" || c === "[" || c === "(") stack.push({ ch: c, line: ln });
-      else if (c === "}" || c === "]" || c === ")") {
+      if (c === "{" || c === "[" || c === "(") {
+        stack.push({ ch: c, line: ln });
+        if (c === "{") braces++;
+      } else if (c === "}" || c === "]" || c === ")") {
         const top = stack.pop();
         const want = c === "}" ? "{" : c === "]" ? "[" : "(";
         if (!top || top.ch !== want) return undefined;
+        if (c === "}") braces--;
         if (top.template) {
           mode = "template";
           continue;
         }
-        if (c === "}")
-          pairs.push({ open: top.line, close: ln, depth: stack.filter((s) => s.ch === "{").length });
+        if (c === "}") pairs.push({ open: top.line, close: ln, depth: braces });
       }
     }
     if (mode === "string") return undefined;

@@ -18,9 +18,21 @@ function signature(value: Record<string, unknown>): string {
   return Object.keys(value).join("\u0000");
 }
 
+// mark() and the writer both ask about every array; the answer depends only on the array.
+const thinnable = new WeakMap<readonly unknown[], boolean>();
+
 /** True when the array's elements are redundant enough that kept ones can represent the rest. */
 export function isThinnable(items: readonly unknown[]): boolean {
   if (items.length < MIN_THIN_ITEMS) return false;
+  let known = thinnable.get(items);
+  if (known === undefined) {
+    known = judgeThinnable(items);
+    thinnable.set(items, known);
+  }
+  return known;
+}
+
+function judgeThinnable(items: readonly unknown[]): boolean {
   const first = items[0];
   if (isRecord(first)) {
     if (!items.every(isRecord)) return false;
@@ -30,6 +42,7 @@ export function isThinnable(items: readonly unknown[]): boolean {
       for (const k of Object.keys(it)) counts.set(k, (counts.get(k) ?? 0) + 1);
       shapes.add(signature(it));
     }
+    if (isDocument(items as Array<Record<string, unknown>>)) return false;
     // Either most records share keys, or a few record shapes repeat (a mixed feed).
     for (const c of counts.values()) if (c >= items.length * 0.8) return true;
     return shapes.size <= Math.max(4, items.length / 8);
@@ -39,6 +52,37 @@ export function isThinnable(items: readonly unknown[]): boolean {
   // Long distinct strings (a bibliography, sentences) are a document, not redundant data.
   const long = items.filter((it) => typeof it === "string" && it.length > 60);
   return long.length < items.length * 0.2;
+}
+
+/** Records sampled (the first ones) to judge whether an array of records is a document. */
+const DOCUMENT_SAMPLE = 50;
+
+/**
+ * True when free text that differs in every record (titles, abstracts, messages: strings with a
+ * space, nearly all distinct) is most of what the records say, like a bibliography. No kept
+ * record can stand for a dropped one there, and a marker cannot state its text: the redundancy
+ * guard keeps the array whole.
+ */
+function isDocument(items: ReadonlyArray<Record<string, unknown>>): boolean {
+  const sample = items.slice(0, DOCUMENT_SAMPLE);
+  const perKey = new Map<string, string[]>();
+  let total = 0;
+  for (const it of sample) {
+    total += JSON.stringify(it).length;
+    for (const key of Object.keys(it)) {
+      const v = it[key];
+      if (typeof v !== "string" || !v.includes(" ")) continue;
+      const list = perKey.get(key);
+      if (list) list.push(v);
+      else perKey.set(key, [v]);
+    }
+  }
+  let text = 0;
+  for (const values of perKey.values()) {
+    if (values.length < sample.length * 0.5 || new Set(values).size < values.length * 0.9) continue;
+    for (const v of values) text += v.length;
+  }
+  return text >= total * 0.5;
 }
 
 function isErrorLike(fields: Map<string, FieldValue>, value: unknown): boolean {

@@ -4,7 +4,9 @@
 
 // Any run that contains a digit and otherwise only hex digits or . : _ - is variable: timestamps,
 // clock times, numbers, ids, hashes, addresses, versions. One cheap pass (this runs on every line).
-const VARIABLE = /[0-9a-f]*\d[0-9a-f.:_-]*/gi;
+// A match may start only where a hex run starts (the lookbehind): without it the engine retried
+// from every letter of a long digit-free hex run ("abcdef" x5000), which is quadratic in the line.
+const VARIABLE = /(?<![0-9a-f])[0-9a-f]*\d[0-9a-f.:_-]*/gi;
 
 /** The line with variable parts masked, so lines differing only in those parts share a template. */
 export function templateOf(line: string): string {
