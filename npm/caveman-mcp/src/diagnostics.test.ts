@@ -59,4 +59,20 @@ describe("diagnostics", () => {
     });
     expect(degraded).toBe("caveman-mcp: memory\n  tried: a: b\n");
   });
+
+  it("escapes control characters from tried steps and foreign names, keeping its own line breaks", () => {
+    const text = formatNotice({
+      via: "portable-memory",
+      command: "node",
+      args: [],
+      env: {},
+      notice: "caveman-mcp: memory",
+      tried: ["/tmp/x\u001b[31m\r\nforged: ok\u009b"],
+      foreign: ["@caveman-mcp/\u0007bell"],
+    });
+    expect(text).toContain("/tmp/x\\u001b[31m\\u000d\\u000aforged: ok\\u009b");
+    expect(text).toContain("@caveman-mcp/\\u0007bell");
+    expect(text?.split("\n")).toHaveLength(5);
+    expect([...(text ?? "")].some((c) => c !== "\n" && c.charCodeAt(0) < 0x20)).toBe(false);
+  });
 });

@@ -4,6 +4,21 @@
 import { OVERRIDE_ENV } from "./layout.js";
 import type { HostFacts, LaunchPlan, Resolution } from "./resolve.js";
 
+/**
+ * One line made safe for a terminal: paths and reasons come from the environment and the
+ * file system, and a control character in them could rewrite the user's screen or forge
+ * diagnostic lines, so each is shown as a \\uXXXX escape instead. Linear in the line's length.
+ */
+export function printable(line: string): string {
+  let out = "";
+  for (const c of line) {
+    const code = c.charCodeAt(0);
+    const control = code < 0x20 || (code >= 0x7f && code <= 0x9f);
+    out += control ? `\\u${code.toString(16).padStart(4, "0")}` : c;
+  }
+  return out;
+}
+
 /** One line describing the host, e.g. `linux x64, libc glibc (...), Node v20.20.2 (ABI 115)`. */
 export function describeHost(host: HostFacts): string {
   const libc = host.platform === "linux" ? `, libc ${host.libc ?? "unknown"} (${host.libcSource})` : "";
@@ -33,12 +48,12 @@ export function formatFailure(host: HostFacts, failed: Extract<Resolution, { ok:
     `    - or set ${OVERRIDE_ENV} to the absolute path of a server you built.`,
     "  caveman-mcp never downloads anything at run time.",
   ];
-  return `${lines.join("\n")}\n`;
+  return `${lines.map(printable).join("\n")}\n`;
 }
 
 /** The stderr notice for a degraded launch (fallback, emulation), or null for a clean one. */
 export function formatNotice(plan: LaunchPlan): string | null {
   if (plan.notice === null) return null;
   const extra = plan.tried.map((t) => `  tried: ${t}`);
-  return `${[plan.notice, ...extra, ...foreignLines(plan.foreign)].join("\n")}\n`;
+  return `${[plan.notice, ...extra, ...foreignLines(plan.foreign)].map(printable).join("\n")}\n`;
 }

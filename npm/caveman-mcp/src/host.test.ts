@@ -1,9 +1,11 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { findPackageDir, gatherHost, gatherInput } from "./host.js";
+import { findPackageDir, gatherHost, gatherInput, gatherLibcEvidence } from "./host.js";
+import { detectLibc } from "./libc.js";
 
 function pkg(dir: string, name: string): string {
   mkdirSync(dir, { recursive: true });
@@ -61,6 +63,35 @@ describe("findPackageDir", () => {
     const root = mkdtempSync(join(tmpdir(), "cm-find-"));
     mkdirSync(join(root, "node_modules", "@caveman-mcp", "half"), { recursive: true });
     expect(findPackageDir(root, "@caveman-mcp/half")).toBeNull();
+  });
+});
+
+describe("gatherLibcEvidence", () => {
+  it("reads all of a musl ldd, whose only mention of musl lies far past its start", () => {
+    const root = mkdtempSync(join(tmpdir(), "cm-libc-"));
+    // The shape of Alpine's /usr/bin/ldd: the ~700 KB musl loader, "musl" near its end.
+    const loader = Buffer.alloc(700_000, 0);
+    loader.write("\x7fELF", 0, "latin1");
+    loader.write("musl libc (x86_64)", 688_152, "latin1");
+    writeFileSync(join(root, "ldd"), loader);
+    mkdirSync(join(root, "lib"));
+    const evidence = gatherLibcEvidence({ ldd: join(root, "ldd"), lib: join(root, "lib") }, "linux");
+    expect(evidence.lddText?.length).toBe(700_000);
+    expect(detectLibc({ lddText: evidence.lddText }).libc).toBe("musl");
+  });
+
+  it("never blocks on an ldd that is a FIFO, and reads nothing from a directory", () => {
+    const root = mkdtempSync(join(tmpdir(), "cm-libc-"));
+    execFileSync("mkfifo", [join(root, "ldd")]);
+    const fifo = gatherLibcEvidence({ ldd: join(root, "ldd"), lib: join(root, "nope") }, "linux");
+    expect(fifo.lddText).toBeUndefined();
+    expect(fifo.libEntries).toEqual([]);
+    const dir = gatherLibcEvidence({ ldd: root, lib: root }, "linux");
+    expect(dir.lddText).toBeUndefined();
+  });
+
+  it("gathers nothing off Linux", () => {
+    expect(gatherLibcEvidence({ ldd: "/usr/bin/ldd", lib: "/lib" }, "darwin")).toEqual({});
   });
 });
 

@@ -4,7 +4,17 @@
 // that a binding which crashes on load cannot take the launcher down; they run only on the
 // fallback paths, never on the normal one.
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  realpathSync,
+} from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { OVERRIDE_ENV, PORTABLE_SERVER_FILE } from "./layout.js";
 import { detectLibc, type LibcEvidence } from "./libc.js";
@@ -32,15 +42,67 @@ function listDir(path: string): string[] {
   }
 }
 
+/**
+ * The process report without its network section, which is slow in some sandboxes and
+ * unneeded here; the setting (absent from Node 20's typings) is restored afterwards.
+ */
+function readReport(): ReportShape {
+  const report = process.report as (NodeJS.ProcessReport & { excludeNetwork?: boolean }) | undefined;
+  if (report === undefined) return {};
+  const before = report.excludeNetwork;
+  try {
+    report.excludeNetwork = true;
+    return report.getReport() as ReportShape;
+  } catch {
+    return {};
+  } finally {
+    report.excludeNetwork = before;
+  }
+}
+
+/** Where the libc evidence files live; injectable so tests can lay out a fake host. */
+export interface LibcPaths {
+  /** `/usr/bin/ldd` on a real host. */
+  readonly ldd: string;
+  /** `/lib` on a real host. */
+  readonly lib: string;
+}
+
+/**
+ * musl's ldd is its loader, ~700 KB, whose "musl" string sits near the end: reading only
+ * the start never sees it. Read whole regular files up to this size, and never a FIFO or a
+ * device (a read there could block the launcher for ever).
+ */
+const LDD_MAX_BYTES = 4 * 1024 * 1024;
+
+function readLdd(path: string): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return undefined;
+    const buffer = Buffer.alloc(Math.min(stat.size, LDD_MAX_BYTES));
+    const read = readSync(fd, buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, read).toString("latin1");
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
 /** Evidence of the running host's C library (Linux only; elsewhere empty). */
-export function gatherLibcEvidence(): LibcEvidence {
-  if (process.platform !== "linux") return {};
-  const report = (process.report?.getReport() ?? {}) as ReportShape;
+export function gatherLibcEvidence(
+  paths: LibcPaths = { ldd: "/usr/bin/ldd", lib: "/lib" },
+  platform: string = process.platform,
+): LibcEvidence {
+  if (platform !== "linux") return {};
+  const report = readReport();
   return {
     glibcVersionRuntime: report.header?.glibcVersionRuntime,
     sharedObjects: report.sharedObjects,
-    lddText: readText("/usr/bin/ldd")?.slice(0, 4096),
-    libEntries: listDir("/lib"),
+    lddText: readLdd(paths.ldd),
+    libEntries: listDir(paths.lib),
   };
 }
 

@@ -1,7 +1,14 @@
 // Everything exported here is public API of the caveman-mcp launcher (for tools and tests).
 export { describeHost, formatFailure, formatNotice } from "./diagnostics.js";
 export { LauncherError, type LauncherErrorCode } from "./errors.js";
-export { type BuildInfo, gatherHost, gatherInput, gatherLibcEvidence } from "./host.js";
+export {
+  type BuildInfo,
+  findPackageDir,
+  gatherHost,
+  gatherInput,
+  gatherLibcEvidence,
+  type LibcPaths,
+} from "./host.js";
 export {
   abisIn,
   BINDING_ENV,

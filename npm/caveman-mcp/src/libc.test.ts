@@ -37,6 +37,13 @@ describe("detectLibc", () => {
     expect(detectLibc({ libEntries: ["x86_64-linux-gnu", "ld-linux-x86-64.so.2"] }).libc).toBe("glibc");
   });
 
+  it("says unknown when /lib holds both loaders (a glibc host with Debian's musl package)", () => {
+    const both = ["ld-linux-x86-64.so.2", "ld-musl-x86_64.so.1", "x86_64-linux-gnu"];
+    expect(detectLibc({ libEntries: both }).libc).toBeNull();
+    expect(detectLibc({ libEntries: both.slice().reverse() }).libc).toBeNull();
+    expect(detectLibc({ libEntries: both, lddText: GLIBC_LDD }).libc).toBe("glibc");
+  });
+
   it("says unknown rather than guessing when there is no evidence", () => {
     expect(detectLibc({})).toEqual({ libc: null, source: "no evidence of glibc or musl" });
     expect(

@@ -40,10 +40,14 @@ export function detectLibc(evidence: LibcEvidence): LibcVerdict {
     if (/musl/i.test(ldd)) return { libc: "musl", source: "/usr/bin/ldd is musl's" };
     if (/GNU C Library|GLIBC|glibc/.test(ldd)) return { libc: "glibc", source: "/usr/bin/ldd is glibc's" };
   }
+  // Debian and Ubuntu ship a musl package beside glibc, so both loaders in /lib says
+  // nothing about which one Node runs on: unknown, not a guess.
   const loader = evidence.libEntries?.find((name) => name.startsWith("ld-musl-"));
-  if (loader !== undefined) return { libc: "musl", source: `/lib/${loader} exists` };
-  if (evidence.libEntries?.some((name) => name.startsWith("ld-linux"))) {
-    return { libc: "glibc", source: "/lib has the glibc loader" };
+  const glibcLoader = evidence.libEntries?.some((name) => name.startsWith("ld-linux"));
+  if (loader !== undefined && glibcLoader === true) {
+    return { libc: null, source: `/lib has both /lib/${loader} and the glibc loader` };
   }
+  if (loader !== undefined) return { libc: "musl", source: `/lib/${loader} exists` };
+  if (glibcLoader === true) return { libc: "glibc", source: "/lib has the glibc loader" };
   return { libc: null, source: "no evidence of glibc or musl" };
 }

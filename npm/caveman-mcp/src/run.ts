@@ -5,7 +5,9 @@
 // Spawn failures map to the shell's convention: 127 not found, 126 found but not runnable.
 import { spawn } from "node:child_process";
 import { constants } from "node:os";
+import { printable } from "./diagnostics.js";
 import { LauncherError } from "./errors.js";
+import { OVERRIDE_ENV } from "./layout.js";
 import type { LaunchPlan } from "./resolve.js";
 
 /** How the server ended: an exit code, or the signal that killed it. */
@@ -49,9 +51,13 @@ export function runPlan(plan: LaunchPlan, options: RunOptions): Promise<ChildEnd
       if (done) return;
       done = true;
       const code = err.code === "ENOENT" ? 127 : 126;
-      const error = new LauncherError("launcher_spawn_failed", `cannot run ${plan.command}: ${err.message}`, {
-        cause: err,
-      });
+      // A bad override is the user's own setting: name it, so the fix is obvious.
+      const from = plan.via === "override" ? ` (from ${OVERRIDE_ENV}; point it at a runnable server)` : "";
+      const error = new LauncherError(
+        "launcher_spawn_failed",
+        `cannot run ${plan.command}${from}: ${err.message}`,
+        { cause: err },
+      );
       settle({ kind: "spawn-error", code, error });
     });
     child.once("exit", (code, signal) => {
@@ -77,9 +83,37 @@ export function mirrorEnd(end: ChildEnd, write: (text: string) => void): void {
     process.exit(end.code);
   }
   if (end.kind === "spawn-error") {
-    write(`caveman-mcp: ${end.error.message}\n`);
+    write(`caveman-mcp: ${printable(end.error.message)}\n`);
     process.exit(end.code);
+  }
+  // Node keeps some signals for itself: SIGUSR1 would open its inspector on 127.0.0.1:9229
+  // and SIGPIPE is ignored, so sending those to ourselves mirrors nothing and the first
+  // exposes a debugger. For them (and on Windows) the 128+n status is the honest answer.
+  if (process.platform === "win32" || !SELF_DEADLY.has(end.signal)) {
+    process.exit(signalExitCode(end.signal));
   }
   process.kill(process.pid, end.signal);
   setTimeout(() => process.exit(signalExitCode(end.signal)), 1000);
 }
+
+/** Signals whose default action ends a Node process that has no listener for them. */
+const SELF_DEADLY: ReadonlySet<string> = new Set([
+  "SIGHUP",
+  "SIGINT",
+  "SIGQUIT",
+  "SIGILL",
+  "SIGTRAP",
+  "SIGABRT",
+  "SIGBUS",
+  "SIGFPE",
+  "SIGKILL",
+  "SIGUSR2",
+  "SIGSEGV",
+  "SIGALRM",
+  "SIGTERM",
+  "SIGXCPU",
+  "SIGXFSZ",
+  "SIGVTALRM",
+  "SIGPROF",
+  "SIGSYS",
+]);

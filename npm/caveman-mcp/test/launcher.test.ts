@@ -63,7 +63,42 @@ describe("the launcher with a fixture server", () => {
   });
 });
 
+describe("signals Node keeps for itself", () => {
+  // Node answers SIGUSR1 by opening its inspector on 127.0.0.1:9229 and ignores SIGPIPE, so
+  // the launcher must not send those to itself; it reports 128+n instead.
+  for (const [signal, code] of [
+    ["USR1", 138],
+    ["PIPE", 141],
+  ] as const) {
+    it(`exits ${code} without opening a debugger when the server dies by SIG${signal}`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), "cm-launch-"));
+      const server = join(dir, "server-bin");
+      writeFileSync(server, `#!/bin/sh\nkill -${signal} $$\n`);
+      chmodSync(server, 0o755);
+      const r = await startLauncher([], fixtureEnv({ CAVEMAN_MCP_BINARY: server })).done;
+      expect(r.code).toBe(code);
+      expect(r.stderr).not.toContain("Debugger listening");
+      expect(r.stderr).toBe("");
+    });
+  }
+});
+
 describe("the launcher's own failures", () => {
+  it("escapes control characters of a hostile override in its diagnostics", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cm-launch-"));
+    const hostile = join(dir, "x\u001b[2J\u001b]0;owned\u0007\nfake: line");
+    const r = await startLauncher([], fixtureEnv({ CAVEMAN_MCP_BINARY: hostile })).done;
+    expect(r.code).toBe(1);
+    expect(r.stdout.length).toBe(0);
+    expect(r.stderr).toContain("launcher_override_missing");
+    const controls = [...r.stderr].filter(
+      (c) => c !== "\n" && (c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f),
+    );
+    expect(controls).toEqual([]);
+    expect(r.stderr).not.toContain("\nfake: line");
+    expect(r.stderr).toContain("\\u001b[2J");
+  });
+
   it("exits 1 with diagnostics and an empty stdout when the override does not exist", async () => {
     const missing = join(mkdtempSync(join(tmpdir(), "cm-launch-")), "no-such-server.mjs");
     const r = await startLauncher(["--version"], fixtureEnv({ CAVEMAN_MCP_BINARY: missing })).done;
@@ -85,6 +120,15 @@ describe("the launcher's own failures", () => {
     expect(r.code).toBe(126);
     expect(r.stdout.length).toBe(0);
     expect(r.stderr).toContain("launcher_spawn_failed");
+    expect(r.stderr).toContain("(from CAVEMAN_MCP_BINARY; point it at a runnable server)");
+  });
+
+  it("exits 126 naming the variable when the override is a directory", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cm-launch-"));
+    const r = await startLauncher([], fixtureEnv({ CAVEMAN_MCP_BINARY: dir })).done;
+    expect(r.code).toBe(126);
+    expect(r.stdout.length).toBe(0);
+    expect(r.stderr).toContain(`cannot run ${dir} (from CAVEMAN_MCP_BINARY`);
   });
 
   it("exits 127 when the override's interpreter cannot be found", async () => {
