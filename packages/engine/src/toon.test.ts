@@ -2,8 +2,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { toonDecode, toonEncode } from "./toon.js";
 
-// /work/shared beside the clone (CI puts a copy of shared/ there too).
-const specDir = new URL("../../../../shared/fixtures/toon-spec/fixtures/", import.meta.url);
+// The TOON specification's own conformance fixtures (MIT, see __fixtures__/toon-spec/LICENSE),
+// vendored so that a clone anywhere can run them.
+const specDir = new URL("./__fixtures__/toon-spec/fixtures/", import.meta.url);
 
 interface Fixture {
   tests: Array<{
