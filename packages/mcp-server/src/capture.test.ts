@@ -1,14 +1,21 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openChipStore } from "@caveman/chip-store";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { FailureCapture } from "./capture.js";
 import { silentLogger } from "./logger.js";
 
+const made: string[] = [];
+afterAll(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
 function store() {
-  return openChipStore({ dir: join(mkdtempSync(join(tmpdir(), "caveman-capture-")), "chips") });
+  const dir = mkdtempSync(join(tmpdir(), "caveman-capture-"));
+  made.push(dir);
+  return openChipStore({ dir: join(dir, "chips") });
 }
 
 const errResult = (text: string) =>
