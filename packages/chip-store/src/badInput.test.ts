@@ -58,3 +58,25 @@ describe("bad input gets a typed error and leaves nothing half-written", () => {
     }
   });
 });
+
+describe("deeply nested args", () => {
+  it("args nested 3000 levels deep are saved, read back and replayed, or refused with a typed error", () => {
+    const dir = tempDir();
+    const store = openChipStore({ dir });
+    let args: Record<string, unknown> = { content: "deep text ".repeat(20) };
+    for (let i = 0; i < 3000; i++) args = { n: args };
+    let id: string | undefined;
+    try {
+      id = store.saveFailure({ tool: "t", args }).chip?.id;
+    } catch (e) {
+      expect((e as { code?: string }).code).toBe("chip_invalid_input");
+      return;
+    }
+    expect(id).toBeDefined();
+    expect(JSON.stringify(store.get(id as string).args)).toBe(JSON.stringify(args));
+    expect(store.replay(id as string)).toBe("deep text ".repeat(20));
+    const reopened = openChipStore({ dir });
+    expect(reopened.loadReport.skipped).toEqual([]);
+    expect(reopened.replay(id as string)).toBe("deep text ".repeat(20));
+  });
+});

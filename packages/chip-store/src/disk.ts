@@ -6,6 +6,8 @@
 import {
   chmodSync,
   closeSync,
+  constants,
+  fstatSync,
   fsyncSync,
   linkSync,
   mkdirSync,
@@ -61,8 +63,32 @@ export function chipFileExists(dir: string, id: string): boolean {
   }
 }
 
-export function readChipFile(dir: string, name: string): string {
-  return readFileSync(join(dir, name), "utf8");
+/**
+ * Reads a chip file without following a symlink and without blocking on a FIFO or device that a
+ * hostile or confused writer left under a chip name: only a regular file of at most `maxBytes` is
+ * read. Anything else throws an error whose code is ENOTCHIP (the caller reports it as corrupt).
+ */
+export function readChipFile(dir: string, name: string, maxBytes: number): string {
+  const flags = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+  let fd: number;
+  try {
+    fd = openSync(join(dir, name), flags);
+  } catch (e) {
+    if (errnoCode(e) === "ELOOP") throw notChip(`${name} is a symbolic link, not a chip file`);
+    throw e;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw notChip(`${name} is not a regular file`);
+    if (st.size > maxBytes) throw notChip(`${name} is ${st.size} bytes, over the ${maxBytes}-byte limit`);
+    return readFileSync(fd, "utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function notChip(message: string): Error {
+  return Object.assign(new Error(message), { code: "ENOTCHIP" });
 }
 
 export function fileMtimeMs(dir: string, name: string): number | null {

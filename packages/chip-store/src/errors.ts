@@ -9,7 +9,8 @@ export type ChipErrorCode =
   | "chip_too_large"
   | "chip_binary"
   | "chip_no_field"
-  | "chip_invalid_option";
+  | "chip_invalid_option"
+  | "chip_io_failed";
 
 export class ChipStoreError extends Error {
   readonly code: ChipErrorCode;

@@ -14,18 +14,29 @@ export interface ReplayOptions {
   header?: boolean;
 }
 
-function largestString(value: unknown, path: string, best: { path: string; text: string } | null) {
-  let out = best;
-  if (typeof value === "string") {
-    if (!out || value.length > out.text.length) out = { path, text: value };
-  } else if (Array.isArray(value)) {
-    value.forEach((v, i) => {
-      out = largestString(v, path ? `${path}.${i}` : String(i), out);
-    });
-  } else if (typeof value === "object" && value !== null) {
-    for (const [k, v] of Object.entries(value)) out = largestString(v, path ? `${path}.${k}` : k, out);
+/**
+ * The longest string anywhere in `value`, first in document order on ties. Iterative: args nested
+ * a few thousand levels deep are valid JSON and must not overflow the call stack.
+ */
+function largestString(value: unknown): { path: string; text: string } | null {
+  let best: { path: string; text: string } | null = null;
+  const stack: { v: unknown; path: string }[] = [{ v: value, path: "" }];
+  const join = (path: string, k: string) => (path ? `${path}.${k}` : k);
+  while (stack.length > 0) {
+    const { v, path } = stack.pop() as { v: unknown; path: string };
+    if (typeof v === "string") {
+      if (!best || v.length > best.text.length) best = { path, text: v };
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], path: join(path, String(i)) });
+    } else if (typeof v === "object" && v !== null) {
+      const entries = Object.entries(v);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [k, child] = entries[i] as [string, unknown];
+        stack.push({ v: child, path: join(path, k) });
+      }
+    }
   }
-  return out;
+  return best;
 }
 
 function pick(args: unknown, field: string): unknown {
@@ -62,7 +73,7 @@ export function replayText(chip: Chip, options: ReplayOptions = {}): string {
     }
     return header + (typeof v === "string" ? v : JSON.stringify(v, null, 2));
   }
-  const best = largestString(args, "", null);
+  const best = largestString(args);
   if (!best) return header + JSON.stringify(args, null, 2);
   return header + best.text;
 }

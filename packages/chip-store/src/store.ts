@@ -10,6 +10,7 @@
 // - A corrupt file is skipped and reported, never deleted.
 
 import { randomBytes } from "node:crypto";
+import { unlinkSync } from "node:fs";
 import { join } from "node:path";
 import {
   chipFileExists,
@@ -123,6 +124,10 @@ function positiveInt(name: string, v: number | undefined, dflt: number): number 
   return v;
 }
 
+function compareEntries(a: Entry, b: Entry): number {
+  return compareInstant(a.order, b.order) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
 export class ChipStore {
   readonly dir: string | null;
   readonly capacity: number;
@@ -208,7 +213,18 @@ export class ChipStore {
     }
     const payload: Payload = { argsJson };
     const extra: Partial<Chip> = { args: JSON.parse(argsJson) };
-    if (input.errMsg !== undefined) extra.err_msg = String(input.errMsg);
+    if (input.errMsg !== undefined) {
+      if (typeof input.errMsg !== "string") {
+        throw new ChipStoreError("chip_invalid_input", "errMsg must be a string; nothing was saved");
+      }
+      if (Buffer.byteLength(input.errMsg, "utf8") > this.maxChipBytes) {
+        throw new ChipStoreError(
+          "chip_too_large",
+          `errMsg is over the chip limit of ${this.maxChipBytes} bytes; shorten it; nothing was saved`,
+        );
+      }
+      extra.err_msg = input.errMsg;
+    }
     return this.save("failure", tool, payload, extra);
   }
 
@@ -281,10 +297,15 @@ export class ChipStore {
     if (!this.dir || !this.persistOk) throw this.notFound(id);
     let text: string;
     try {
-      text = readChipFile(this.dir, chipFileName(id));
+      text = readChipFile(this.dir, chipFileName(id), this.maxFileBytes());
     } catch (e) {
       if (known) this.drop(known, false);
       if (errnoCode(e) === "ENOENT") throw this.notFound(id);
+      if (errnoCode(e) === "ENOTCHIP") {
+        throw new ChipStoreError("chip_corrupt", `${(e as Error).message}; it was left in place`, {
+          cause: e,
+        });
+      }
       throw new ChipStoreError("chip_not_found", `chip ${id} could not be read (${(e as Error).message})`, {
         cause: e,
       });
@@ -316,22 +337,59 @@ export class ChipStore {
     this.assertOpen();
     if (!isValidChipId(id)) return false;
     const known = this.byId.get(id);
+    let removed = false;
+    if (this.dir && this.persistOk) {
+      try {
+        unlinkSync(join(this.dir, chipFileName(id)));
+        removed = true;
+      } catch (e) {
+        // A file that stays would be learned again by the next sync: the chip would come back.
+        if (errnoCode(e) !== "ENOENT") {
+          throw new ChipStoreError(
+            "chip_io_failed",
+            `chip ${id} could not be deleted from ${this.dir} (${(e as Error).message}); it is kept; fix the directory's permissions and retry`,
+            { cause: e },
+          );
+        }
+      }
+    }
     if (known) this.drop(known, false);
-    const removed = this.dir && this.persistOk ? unlinkQuiet(join(this.dir, chipFileName(id))) : false;
     return removed || known !== undefined;
   }
 
-  /** Deletes every chip, in memory and in the directory; returns how many. */
+  /**
+   * Deletes every chip, in memory and in the directory; returns how many. Files that cannot be
+   * removed keep their chips (they would come back on the next sync) and raise chip_io_failed.
+   */
   clear(): number {
     this.assertOpen();
-    const ids = new Set(this.entries.map((e) => e.id));
+    const ids = new Set(this.entries.filter((e) => !e.onDisk).map((e) => e.id));
+    const kept: string[] = [];
+    let failure: unknown;
     if (this.dir && this.persistOk) {
       for (const name of listChipFiles(this.dir)) {
-        if (unlinkQuiet(join(this.dir, name))) ids.add(idFromFileName(name) as string);
+        const id = idFromFileName(name) as string;
+        try {
+          unlinkSync(join(this.dir, name));
+          ids.add(id);
+        } catch (e) {
+          if (errnoCode(e) === "ENOENT") continue;
+          kept.push(id);
+          failure = e;
+        }
       }
     }
-    this.entries = [];
-    this.byId.clear();
+    const keep = new Set(kept);
+    const dropped = this.entries.filter((e) => !keep.has(e.id));
+    for (const e of dropped) if (e.onDisk) ids.add(e.id);
+    this.dropMany(dropped, false);
+    if (kept.length > 0) {
+      throw new ChipStoreError(
+        "chip_io_failed",
+        `${kept.length} chip file(s) in ${this.dir} could not be deleted (${(failure as Error).message}); those chips are kept; fix the directory's permissions and retry`,
+        { cause: failure },
+      );
+    }
     return ids.size;
   }
 
@@ -411,51 +469,79 @@ export class ChipStore {
   private sync(): { skipped: { file: string; reason: string }[]; expired: string[]; evicted: string[] } {
     const skipped: { file: string; reason: string }[] = [];
     const expired: string[] = [];
+    const evictedEarly: string[] = [];
     const now = this.clock();
+    let names: string[] = [];
     if (this.dir && this.persistOk) {
-      let names: string[];
       try {
         names = listChipFiles(this.dir);
       } catch (e) {
         this.disablePersistence(`chip directory ${this.dir} became unreadable: ${(e as Error).message}`);
-        names = [];
       }
       const present = new Set(names);
-      for (const e of [...this.entries])
-        if (e.onDisk && !present.has(chipFileName(e.id))) this.drop(e, false);
+      const gone = this.entries.filter((e) => e.onDisk && !present.has(chipFileName(e.id)));
+      if (gone.length > 0) this.dropMany(gone, false);
+    }
+    // Expired chips go before capacity is enforced, so they never push a live chip out.
+    const dead = this.entries.filter((e) => this.isExpired(e.meta, now));
+    if (dead.length > 0) this.dropMany(dead, true);
+    for (const e of dead) expired.push(e.id);
+    if (this.dir && this.persistOk) {
+      // New chips are gathered and merged in one sort, and trimmed to capacity every so often:
+      // one-by-one sorted inserts made opening a directory of 100k chips quadratic, and holding
+      // every payload until the end let a big directory exhaust memory.
+      const fresh: Entry[] = [];
       for (const name of names) {
+        if (fresh.length >= 2 * this.capacity + 64) evictedEarly.push(...this.merge(fresh.splice(0)));
         const id = idFromFileName(name) as string;
         if (this.byId.has(id)) continue;
         const mtime = fileMtimeMs(this.dir, name);
         if (mtime !== null && this.corruptSeen.get(name) === mtime) continue;
         try {
-          const { chip, order } = fromDiskJson(readChipFile(this.dir, name), id, name);
+          const { chip, order } = fromDiskJson(readChipFile(this.dir, name, this.maxFileBytes()), id, name);
           this.corruptSeen.delete(name);
-          this.insert({ id, order, meta: metaOf(chip), chip: this.keepPayload(chip), onDisk: true });
+          if (this.isExpired(chip, now)) {
+            unlinkQuiet(join(this.dir, name));
+            expired.push(id);
+            continue;
+          }
+          const entry = { id, order, meta: metaOf(chip), chip: this.keepPayload(chip), onDisk: true };
+          fresh.push(entry);
+          this.byId.set(id, entry);
         } catch (e) {
           if (errnoCode(e) === "ENOENT") continue; // removed by another process meanwhile
           if (mtime !== null) this.corruptSeen.set(name, mtime);
           skipped.push({ file: name, reason: (e as Error).message });
         }
       }
+      evictedEarly.push(...this.merge(fresh));
     }
-    for (const e of [...this.entries]) {
-      if (this.isExpired(e.meta, now)) {
-        this.drop(e, true);
-        expired.push(e.id);
-      }
-    }
-    return { skipped, expired, evicted: this.enforceCapacity() };
+    return { skipped, expired, evicted: [...evictedEarly, ...this.enforceCapacity()] };
+  }
+
+  /** Merges new entries (already in byId) into the sorted list, then enforces capacity. */
+  private merge(fresh: Entry[]): string[] {
+    if (fresh.length === 0) return [];
+    this.entries = this.entries.concat(fresh).sort(compareEntries);
+    return this.enforceCapacity();
   }
 
   private enforceCapacity(): string[] {
-    const evicted: string[] = [];
-    while (this.entries.length > this.capacity) {
-      const oldest = this.entries[0] as Entry;
-      this.drop(oldest, true);
-      evicted.push(oldest.id);
+    const excess = this.entries.length - this.capacity;
+    if (excess <= 0) return [];
+    const oldest = this.entries.slice(0, excess);
+    this.dropMany(oldest, true);
+    return oldest.map((e) => e.id);
+  }
+
+  /** Drops many entries in one pass; drop() one by one is quadratic. */
+  private dropMany(victims: Entry[], removeFile: boolean): void {
+    const set = new Set(victims);
+    this.entries = this.entries.filter((e) => !set.has(e));
+    for (const e of victims) {
+      this.byId.delete(e.id);
+      if (removeFile && e.onDisk && this.dir) unlinkQuiet(join(this.dir, chipFileName(e.id)));
     }
-    return evicted;
   }
 
   private insert(entry: Entry): void {
@@ -465,7 +551,7 @@ export class ChipStore {
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       const m = this.entries[mid] as Entry;
-      const c = compareInstant(m.order, entry.order) || (m.id < entry.id ? -1 : m.id > entry.id ? 1 : 0);
+      const c = compareEntries(m, entry);
       if (c < 0) lo = mid + 1;
       else hi = mid;
     }
@@ -485,12 +571,20 @@ export class ChipStore {
     // A new chip is newer than every chip this store knows, its own or loaded from disk: a clock
     // that stalls or steps back (or a restart within the same millisecond) must not let a new
     // chip sort before an older one and be evicted first.
+    // A chip dated ahead of the clock (another host's skewed clock, a hostile file) is not a floor:
+    // adopting it would stamp every later chip with its date, and a date near year 9999 would
+    // overflow into a created_at that no longer parses, so the chip would be unreadable on reload.
     const newest = this.entries.at(-1)?.order;
-    const floor = newest && compareInstant(newest, this.last) > 0 ? newest : this.last;
+    const floor = newest && newest.ms <= ms && compareInstant(newest, this.last) > 0 ? newest : this.last;
     if (ms > floor.ms) this.last = { ms, subNs: 0 };
     else if (floor.subNs < MAX_SUB_NS) this.last = { ms: floor.ms, subNs: floor.subNs + 1 };
     else this.last = { ms: floor.ms + 1, subNs: 0 };
     return this.last;
+  }
+
+  /** A file can be at most this big: base64 inflates a payload by 4/3, JSON escaping by up to 6x. */
+  private maxFileBytes(): number {
+    return this.maxChipBytes * 6 + 1024 * 1024;
   }
 
   private isExpired(meta: { expires_at?: string }, now: number): boolean {
@@ -507,7 +601,9 @@ export class ChipStore {
     // args is the one mutable payload; a caller that edits it must not edit the store's copy.
     const out: Chip = { ...chip };
     if (chip.origin) out.origin = { ...chip.origin };
-    if (chip.kind === "failure") out.args = structuredClone(chip.args);
+    // A JSON round trip, not structuredClone: args are JSON values, and structuredClone overflows
+    // the stack on args nested a few thousand levels deep that JSON handles.
+    if (chip.kind === "failure") out.args = JSON.parse(JSON.stringify(chip.args) ?? "null");
     if (chip.data) out.data = new Uint8Array(chip.data);
     return out;
   }
