@@ -4,7 +4,7 @@
 import { decode, encode } from "@toon-format/toon";
 import { measureTokens } from "../tokens.js";
 import type { Candidate } from "../types.js";
-import { thinJson } from "./thin.js";
+import { itemTexts, thinJson } from "./thin.js";
 
 /** Above this many characters TOON is skipped: encoding and verifying it costs ~150 ms per MB. */
 export const TOON_MAX_CHARS = 262_144;
@@ -16,7 +16,8 @@ export interface JsonCompressOptions {
 }
 
 function losslessCandidates(value: unknown): Candidate[] {
-  const compact = JSON.stringify(value);
+  // Same text as JSON.stringify(value); for an array, the element texts thinning reuses.
+  const compact = Array.isArray(value) ? `[${itemTexts(value).join(",")}]` : JSON.stringify(value);
   const out: Candidate[] = [{ output: compact, lossless: true }];
   if (compact.length <= TOON_MAX_CHARS && value !== null && typeof value === "object") {
     try {

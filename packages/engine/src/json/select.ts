@@ -20,6 +20,8 @@ function signature(value: Record<string, unknown>): string {
 
 // mark() and the writer both ask about every array; the answer depends only on the array.
 const thinnable = new WeakMap<readonly unknown[], boolean>();
+// Record signatures judgeThinnable computed, reused by selectKept for the same array.
+const signatures = new WeakMap<readonly unknown[], string[]>();
 
 /** True when the array's elements are redundant enough that kept ones can represent the rest. */
 export function isThinnable(items: readonly unknown[]): boolean {
@@ -37,11 +39,13 @@ function judgeThinnable(items: readonly unknown[]): boolean {
   if (isRecord(first)) {
     if (!items.every(isRecord)) return false;
     const counts = new Map<string, number>();
-    const shapes = new Set<string>();
+    const sigs: string[] = [];
     for (const it of items as Array<Record<string, unknown>>) {
       for (const k of Object.keys(it)) counts.set(k, (counts.get(k) ?? 0) + 1);
-      shapes.add(signature(it));
+      sigs.push(signature(it));
     }
+    signatures.set(items, sigs);
+    const shapes = new Set(sigs);
     if (isDocument(items as Array<Record<string, unknown>>)) return false;
     // Either most records share keys, or a few record shapes repeat (a mixed feed).
     for (const c of counts.values()) if (c >= items.length * 0.8) return true;
@@ -85,10 +89,21 @@ function isDocument(items: ReadonlyArray<Record<string, unknown>>): boolean {
   return text >= total * 0.5;
 }
 
+// Record keys repeat across records: test each name against ERROR_KEY once.
+const errorKeys = new Map<string, boolean>();
+function isErrorKey(key: string): boolean {
+  let known = errorKeys.get(key);
+  if (known === undefined) {
+    known = ERROR_KEY.test(key);
+    if (errorKeys.size < 10_000) errorKeys.set(key, known);
+  }
+  return known;
+}
+
 function isErrorLike(fields: Map<string, FieldValue>, value: unknown): boolean {
   if (isRecord(value)) {
     for (const key of Object.keys(value)) {
-      if (!ERROR_KEY.test(key)) continue;
+      if (!isErrorKey(key)) continue;
       const val = value[key];
       if (val === null || val === false || val === "" || val === 0 || val === undefined) continue;
       if (Array.isArray(val) && val.length === 0) continue;
@@ -124,8 +139,9 @@ export function selectKept(
   if (isRecord(items[0])) {
     const seen = new Set<string>();
     const extra: number[] = [];
+    const sigs = signatures.get(items);
     items.forEach((it, i) => {
-      const sig = signature(it as Record<string, unknown>);
+      const sig = sigs?.[i] ?? signature(it as Record<string, unknown>);
       if (!seen.has(sig)) {
         seen.add(sig);
         extra.push(i);
@@ -182,27 +198,31 @@ export function selectRecords(set: RecordSet): number[] {
     }
   }
   for (const i of robustOutliers(lengths, 4, 2)) keep.add(i);
-  // One pass groups every field's values with their record index (records in order).
-  const perField = new Map<string, Array<[number, FieldValue]>>();
-  fields.forEach((f, i) => {
-    for (const [name, fv] of f) {
-      const list = perField.get(name);
-      if (list) list.push([i, fv]);
-      else perField.set(name, [[i, fv]]);
+  // One pass groups every field's values with their record index (records in order); parallel
+  // arrays rather than [index, value] pairs, which cost an allocation per field per record.
+  const perField = new Map<string, { at: number[]; fvs: FieldValue[] }>();
+  for (let i = 0; i < n; i++) {
+    for (const [name, fv] of fields[i]!) {
+      const group = perField.get(name);
+      if (group) {
+        group.at.push(i);
+        group.fvs.push(fv);
+      } else perField.set(name, { at: [i], fvs: [fv] });
     }
-  });
-  for (const present of perField.values()) {
-    if (present.length < n * 0.5) continue;
-    if (present.every(([, fv]) => typeof fv.v === "number")) {
-      const outliers = robustOutliers(present.map(([, fv]) => fv.v as number));
-      for (const o of outliers) keep.add(present[o]![0]);
+  }
+  for (const { at, fvs } of perField.values()) {
+    if (fvs.length < n * 0.5) continue;
+    if (fvs.every((fv) => typeof fv.v === "number")) {
+      const outliers = robustOutliers(fvs.map((fv) => fv.v as number));
+      for (const o of outliers) keep.add(at[o]!);
       continue;
     }
     const byValue = new Map<string, number[]>();
-    for (const [i, fv] of present) {
-      const list = byValue.get(fv.raw);
-      if (list) list.push(i);
-      else byValue.set(fv.raw, [i]);
+    for (let p = 0; p < fvs.length; p++) {
+      const raw = fvs[p]!.raw;
+      const list = byValue.get(raw);
+      if (list) list.push(at[p]!);
+      else byValue.set(raw, [at[p]!]);
     }
     // Only categorical fields (a handful of values) have rare values and change points.
     if (byValue.size > Math.max(2, Math.min(12, n / 4))) continue;
@@ -216,10 +236,10 @@ export function selectRecords(set: RecordSet): number[] {
     }
     let changes = 0;
     const points: number[] = [];
-    for (let p = 1; p < present.length; p++) {
-      if (present[p]![1].raw !== present[p - 1]![1].raw) {
+    for (let p = 1; p < fvs.length; p++) {
+      if (fvs[p]!.raw !== fvs[p - 1]!.raw) {
         changes++;
-        points.push(present[p]![0]);
+        points.push(at[p]!);
       }
     }
     if (changes <= 4) for (const i of points) keep.add(i);

@@ -33,6 +33,20 @@ export interface ThinResult {
   elided: number;
 }
 
+// The compact text of each array element. compressJson builds the compact form of a root array
+// from these, and the writer reuses them, so a large array is stringified once, not twice.
+const itemTextCache = new WeakMap<readonly unknown[], string[]>();
+
+/** JSON.stringify of each element; `[${join(",")}]` is JSON.stringify of a parsed array. */
+export function itemTexts(items: readonly unknown[]): string[] {
+  let texts = itemTextCache.get(items);
+  if (!texts) {
+    texts = items.map((item) => JSON.stringify(item));
+    itemTextCache.set(items, texts);
+  }
+  return texts;
+}
+
 function escapePointer(key: string): string {
   return key.replace(/~/g, "~0").replace(/\//g, "~1");
 }
@@ -70,7 +84,7 @@ class Writer {
       return this.thinMembers(record, path, member);
     }
     if (!isThinnable(value)) return `[${value.map((item, i) => this.write(item, `${path}/${i}`)).join(",")}]`;
-    const raw = value.map((item) => JSON.stringify(item));
+    const raw = itemTexts(value);
     const { kept, fields } = selectKept(value, raw, this.opts.query);
     let out = "[";
     let prev = -1;
@@ -89,7 +103,12 @@ class Writer {
         out += `\n${marker}${k < value.length ? ",\n" : "\n"}`;
       }
       if (k < value.length) {
-        out += this.write(value[k], `${path}/${k}`);
+        // An unmarked element is written exactly as JSON.stringify wrote it into raw[k].
+        const item = value[k];
+        out +=
+          item !== null && typeof item === "object" && this.marked.has(item)
+            ? this.write(item, `${path}/${k}`)
+            : raw[k];
         if (k + 1 < value.length) out += ",";
       }
       prev = k;
