@@ -26,12 +26,22 @@ import {
   writeExclusive,
 } from "./disk.js";
 import { ChipStoreError } from "./errors.js";
+import { pathMatches, textMatches } from "./filter.js";
 import { isValidChipId, newChipId, type RandomBytes } from "./ids.js";
+import {
+  type ChipStoreOptions,
+  type ListFilter,
+  type LoadReport,
+  positiveInt,
+  type SaveContentInput,
+  type SaveFailureInput,
+  type SaveResult,
+} from "./options.js";
+import { ChipQueue, type Entry } from "./queue.js";
 import {
   type Chip,
   type ChipKind,
   type ChipMeta,
-  type ChipOrigin,
   describePayload,
   fromDiskJson,
   metaOf,
@@ -40,93 +50,10 @@ import {
 } from "./record.js";
 import { type ReplayOptions, replayText } from "./replay.js";
 import { compareInstant, formatInstant, type Instant, parseInstant } from "./time.js";
-
-export interface ChipStoreOptions {
-  /** Directory for chip files; required unless `persist` is false. See defaultChipDir(). */
-  dir?: string;
-  /** Most chips kept; the oldest is evicted past it. Default 30. */
-  capacity?: number;
-  /** Chips older than this are neither listed nor returned, and their files are removed. Default none. */
-  ttlMs?: number;
-  /** A failure chip is saved only when its args JSON is longer than this many bytes. Default 50. */
-  failureThresholdBytes?: number;
-  /** Largest payload accepted. Default 64 MiB. */
-  maxChipBytes?: number;
-  /** Mirror chips to `dir`. Default true. */
-  persist?: boolean;
-  /** Payloads larger than this are dropped from memory after a save and re-read from disk on get. Default 1 MiB. */
-  memoryPayloadBytes?: number;
-  /** Milliseconds since the epoch. Default Date.now. */
-  clock?: () => number;
-  /** Cryptographic random bytes. Default node:crypto randomBytes. */
-  random?: RandomBytes;
-}
-
-export interface SaveResult {
-  /** The saved chip's metadata, or null when a failure's args were at or under the threshold. */
-  chip: ChipMeta | null;
-  /** Evictions and disk problems, as sentences for a human or a model. */
-  warnings: string[];
-  /** Ids evicted by this save. */
-  evicted: string[];
-}
-
-export interface LoadReport {
-  loaded: number;
-  skipped: { file: string; reason: string }[];
-  expired: string[];
-  evicted: string[];
-  staleTempsRemoved: number;
-  warnings: string[];
-}
-
-export interface ListFilter {
-  tool?: string;
-  kind?: ChipKind;
-  /** Matches an origin path exactly or as a path suffix (`src/a.ts` matches `/repo/src/a.ts`). */
-  path?: string;
-  /** Case-insensitive text searched in the tool, error, origin path and payload. */
-  query?: string;
-}
-
-export interface SaveFailureInput {
-  tool: string;
-  args: unknown;
-  errMsg?: string;
-}
-
-export interface SaveContentInput {
-  tool: string;
-  content: string | Uint8Array;
-  origin?: ChipOrigin;
-}
-
-interface Entry {
-  id: string;
-  order: Instant;
-  meta: ChipMeta;
-  /** null when the payload lives only on disk */
-  chip: Chip | null;
-  onDisk: boolean;
-}
+import { checkOrigin, checkTool } from "./validate.js";
 
 const MAX_SUB_NS = 999_999;
 const utf8Strict = new TextDecoder("utf-8", { fatal: true });
-
-function positiveInt(name: string, v: number | undefined, dflt: number): number {
-  if (v === undefined) return dflt;
-  if (!Number.isSafeInteger(v) || v < (name === "failureThresholdBytes" ? 0 : 1)) {
-    throw new ChipStoreError(
-      "chip_invalid_option",
-      `${name} must be a positive whole number, got ${String(v)}`,
-    );
-  }
-  return v;
-}
-
-function compareEntries(a: Entry, b: Entry): number {
-  return compareInstant(a.order, b.order) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-}
 
 export class ChipStore {
   readonly dir: string | null;
@@ -140,8 +67,7 @@ export class ChipStore {
   private readonly clock: () => number;
   private readonly random: RandomBytes;
   private readonly memoryPayloadBytes: number;
-  private entries: Entry[] = [];
-  private readonly byId = new Map<string, Entry>();
+  private readonly queue = new ChipQueue();
   /** corrupt file name -> mtime when seen, so each corrupt file is reported once per change */
   private readonly corruptSeen = new Map<string, number>();
   private persistOk: boolean;
@@ -182,9 +108,9 @@ export class ChipStore {
         this.disablePersistence(`cannot use chip directory ${this.dir}: ${(e as Error).message}`);
         this.loadReport.warnings.push(this.persistProblem as string);
       }
-      const before = this.entries.length;
+      const before = this.queue.entries.length;
       const { skipped, expired, evicted } = this.sync();
-      this.loadReport.loaded = this.entries.length - before + evicted.length;
+      this.loadReport.loaded = this.queue.entries.length - before + evicted.length;
       this.loadReport.skipped = skipped;
       this.loadReport.expired = expired;
       this.loadReport.evicted = evicted;
@@ -194,7 +120,7 @@ export class ChipStore {
   /** Saves the arguments of a failed tool call when their JSON is longer than the threshold. */
   saveFailure(input: SaveFailureInput): SaveResult {
     this.assertOpen();
-    const tool = this.checkTool(input.tool);
+    const tool = checkTool(input.tool);
     let argsJson: string | undefined;
     try {
       argsJson = JSON.stringify(input.args);
@@ -231,7 +157,7 @@ export class ChipStore {
   /** Saves text or bytes (removed or overwritten content). Bytes that are not UTF-8 are kept exactly. */
   saveContent(input: SaveContentInput): SaveResult {
     this.assertOpen();
-    const tool = this.checkTool(input.tool);
+    const tool = checkTool(input.tool);
     const payload: Payload = {};
     if (typeof input.content === "string") {
       payload.content = input.content;
@@ -245,7 +171,7 @@ export class ChipStore {
       throw new ChipStoreError("chip_invalid_input", "content must be a string or a Uint8Array");
     }
     const extra: Partial<Chip> = {};
-    if (input.origin !== undefined) extra.origin = this.checkOrigin(input.origin);
+    if (input.origin !== undefined) extra.origin = checkOrigin(input.origin);
     return this.save("content", tool, payload, extra);
   }
 
@@ -255,12 +181,12 @@ export class ChipStore {
     this.sync();
     const q = filter.query?.toLowerCase();
     const out: ChipMeta[] = [];
-    for (const e of this.entries) {
+    for (const e of this.queue.entries) {
       const m = e.meta;
       if (filter.tool !== undefined && m.tool !== filter.tool) continue;
       if (filter.kind !== undefined && m.kind !== filter.kind) continue;
-      if (filter.path !== undefined && !this.pathMatches(m.origin?.path, filter.path)) continue;
-      if (q !== undefined && !this.textMatches(e, q)) continue;
+      if (filter.path !== undefined && !pathMatches(m.origin?.path, filter.path)) continue;
+      if (q !== undefined && !textMatches(e.meta, e.chip, e.id, q, (id) => this.get(id))) continue;
       out.push({ ...m, ...(m.origin ? { origin: { ...m.origin } } : {}) });
     }
     return out;
@@ -288,7 +214,7 @@ export class ChipStore {
       );
     }
     const now = this.clock();
-    const known = this.byId.get(id);
+    const known = this.queue.get(id);
     if (known && this.isExpired(known.meta, now)) {
       this.drop(known, true);
       throw this.notFound(id);
@@ -316,7 +242,8 @@ export class ChipStore {
       if (known) this.drop(known, false);
       throw this.notFound(id);
     }
-    if (!known) this.insert({ id, order, meta: metaOf(chip), chip: this.keepPayload(chip), onDisk: true });
+    if (!known)
+      this.queue.insert({ id, order, meta: metaOf(chip), chip: this.keepPayload(chip), onDisk: true });
     return chip;
   }
 
@@ -336,7 +263,7 @@ export class ChipStore {
   delete(id: string): boolean {
     this.assertOpen();
     if (!isValidChipId(id)) return false;
-    const known = this.byId.get(id);
+    const known = this.queue.get(id);
     let removed = false;
     if (this.dir && this.persistOk) {
       try {
@@ -363,7 +290,7 @@ export class ChipStore {
    */
   clear(): number {
     this.assertOpen();
-    const ids = new Set(this.entries.filter((e) => !e.onDisk).map((e) => e.id));
+    const ids = new Set(this.queue.entries.filter((e) => !e.onDisk).map((e) => e.id));
     const kept: string[] = [];
     let failure: unknown;
     if (this.dir && this.persistOk) {
@@ -380,7 +307,7 @@ export class ChipStore {
       }
     }
     const keep = new Set(kept);
-    const dropped = this.entries.filter((e) => !keep.has(e.id));
+    const dropped = this.queue.entries.filter((e) => !keep.has(e.id));
     for (const e of dropped) if (e.onDisk) ids.add(e.id);
     this.dropMany(dropped, false);
     if (kept.length > 0) {
@@ -416,7 +343,7 @@ export class ChipStore {
     if (payload.data) chip.data = payload.data;
 
     const onDisk = this.allocateAndWrite(chip, warnings);
-    this.insert({
+    this.queue.insert({
       id: chip.id,
       order,
       meta: metaOf(chip),
@@ -432,7 +359,7 @@ export class ChipStore {
   private allocateAndWrite(chip: Chip, warnings: string[]): boolean {
     for (let attempt = 0; attempt < 10; attempt++) {
       const id = newChipId(this.random, attempt >= 5);
-      if (this.byId.has(id)) continue;
+      if (this.queue.has(id)) continue;
       if (!this.dir || !this.persistOk) {
         chip.id = id;
         if (this.persistProblem) warnings.push(`chip ${id} kept in memory only: ${this.persistProblem}`);
@@ -479,11 +406,11 @@ export class ChipStore {
         this.disablePersistence(`chip directory ${this.dir} became unreadable: ${(e as Error).message}`);
       }
       const present = new Set(names);
-      const gone = this.entries.filter((e) => e.onDisk && !present.has(chipFileName(e.id)));
+      const gone = this.queue.entries.filter((e) => e.onDisk && !present.has(chipFileName(e.id)));
       if (gone.length > 0) this.dropMany(gone, false);
     }
     // Expired chips go before capacity is enforced, so they never push a live chip out.
-    const dead = this.entries.filter((e) => this.isExpired(e.meta, now));
+    const dead = this.queue.entries.filter((e) => this.isExpired(e.meta, now));
     if (dead.length > 0) this.dropMany(dead, true);
     for (const e of dead) expired.push(e.id);
     if (this.dir && this.persistOk) {
@@ -494,7 +421,7 @@ export class ChipStore {
       for (const name of names) {
         if (fresh.length >= 2 * this.capacity + 64) evictedEarly.push(...this.merge(fresh.splice(0)));
         const id = idFromFileName(name) as string;
-        if (this.byId.has(id)) continue;
+        if (this.queue.has(id)) continue;
         const mtime = fileMtimeMs(this.dir, name);
         if (mtime !== null && this.corruptSeen.get(name) === mtime) continue;
         try {
@@ -507,7 +434,7 @@ export class ChipStore {
           }
           const entry = { id, order, meta: metaOf(chip), chip: this.keepPayload(chip), onDisk: true };
           fresh.push(entry);
-          this.byId.set(id, entry);
+          this.queue.register(entry);
         } catch (e) {
           if (errnoCode(e) === "ENOENT") continue; // removed by another process meanwhile
           if (mtime !== null) this.corruptSeen.set(name, mtime);
@@ -519,50 +446,29 @@ export class ChipStore {
     return { skipped, expired, evicted: [...evictedEarly, ...this.enforceCapacity()] };
   }
 
-  /** Merges new entries (already in byId) into the sorted list, then enforces capacity. */
+  /** Merges new entries (already registered) into the queue, then enforces capacity. */
   private merge(fresh: Entry[]): string[] {
     if (fresh.length === 0) return [];
-    this.entries = this.entries.concat(fresh).sort(compareEntries);
+    this.queue.merge(fresh);
     return this.enforceCapacity();
   }
 
   private enforceCapacity(): string[] {
-    const excess = this.entries.length - this.capacity;
-    if (excess <= 0) return [];
-    const oldest = this.entries.slice(0, excess);
+    const oldest = this.queue.overflow(this.capacity);
+    if (oldest.length === 0) return [];
     this.dropMany(oldest, true);
     return oldest.map((e) => e.id);
   }
 
-  /** Drops many entries in one pass; drop() one by one is quadratic. */
   private dropMany(victims: Entry[], removeFile: boolean): void {
-    const set = new Set(victims);
-    this.entries = this.entries.filter((e) => !set.has(e));
+    this.queue.removeMany(victims);
     for (const e of victims) {
-      this.byId.delete(e.id);
       if (removeFile && e.onDisk && this.dir) unlinkQuiet(join(this.dir, chipFileName(e.id)));
     }
   }
 
-  private insert(entry: Entry): void {
-    // Binary search keeps entries sorted by (created_at, id); own saves land at the end.
-    let lo = 0;
-    let hi = this.entries.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      const m = this.entries[mid] as Entry;
-      const c = compareEntries(m, entry);
-      if (c < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    this.entries.splice(lo, 0, entry);
-    this.byId.set(entry.id, entry);
-  }
-
   private drop(entry: Entry, removeFile: boolean): void {
-    const i = this.entries.indexOf(entry);
-    if (i !== -1) this.entries.splice(i, 1);
-    this.byId.delete(entry.id);
+    this.queue.remove(entry);
     if (removeFile && entry.onDisk && this.dir) unlinkQuiet(join(this.dir, chipFileName(entry.id)));
   }
 
@@ -574,7 +480,7 @@ export class ChipStore {
     // A chip dated ahead of the clock (another host's skewed clock, a hostile file) is not a floor:
     // adopting it would stamp every later chip with its date, and a date near year 9999 would
     // overflow into a created_at that no longer parses, so the chip would be unreadable on reload.
-    const newest = this.entries.at(-1)?.order;
+    const newest = this.queue.entries.at(-1)?.order;
     const floor = newest && newest.ms <= ms && compareInstant(newest, this.last) > 0 ? newest : this.last;
     if (ms > floor.ms) this.last = { ms, subNs: 0 };
     else if (floor.subNs < MAX_SUB_NS) this.last = { ms: floor.ms, subNs: floor.subNs + 1 };
@@ -608,58 +514,6 @@ export class ChipStore {
     return out;
   }
 
-  private textMatches(e: Entry, q: string): boolean {
-    const m = e.meta;
-    const hay = [m.tool, m.preview, m.err_msg ?? "", m.origin?.path ?? ""].join("\n").toLowerCase();
-    if (hay.includes(q)) return true;
-    let chip = e.chip;
-    if (!chip) {
-      try {
-        chip = this.get(e.id);
-      } catch {
-        return false;
-      }
-    }
-    const body = chip.content ?? (chip.kind === "failure" ? JSON.stringify(chip.args) : "");
-    return body.toLowerCase().includes(q) || (chip.err_msg ?? "").toLowerCase().includes(q);
-  }
-
-  private pathMatches(actual: string | undefined, wanted: string): boolean {
-    if (actual === undefined) return false;
-    const a = actual.replaceAll("\\", "/");
-    const w = wanted.replaceAll("\\", "/");
-    return a === w || a.endsWith(w.startsWith("/") ? w : `/${w}`);
-  }
-
-  private checkTool(tool: unknown): string {
-    if (typeof tool !== "string" || tool.length === 0 || tool.length > 256) {
-      throw new ChipStoreError(
-        "chip_invalid_input",
-        "tool must be a non-empty string of at most 256 characters",
-      );
-    }
-    return tool;
-  }
-
-  private checkOrigin(origin: ChipOrigin): ChipOrigin {
-    const ok =
-      typeof origin === "object" &&
-      origin !== null &&
-      typeof origin.path === "string" &&
-      origin.path !== "" &&
-      Number.isSafeInteger(origin.start_line) &&
-      Number.isSafeInteger(origin.end_line) &&
-      origin.start_line >= 0 &&
-      origin.end_line >= origin.start_line;
-    if (!ok) {
-      throw new ChipStoreError(
-        "chip_invalid_input",
-        "origin must be { path, start_line, end_line } with whole numbers and start_line <= end_line",
-      );
-    }
-    return { path: origin.path, start_line: origin.start_line, end_line: origin.end_line };
-  }
-
   private disablePersistence(why: string): void {
     this.persistOk = false;
     this.persistProblem = why;
@@ -676,6 +530,15 @@ export class ChipStore {
     if (this.closed) throw new ChipStoreError("chip_invalid_option", "the chip store is closed");
   }
 }
+
+export type {
+  ChipStoreOptions,
+  ListFilter,
+  LoadReport,
+  SaveContentInput,
+  SaveFailureInput,
+  SaveResult,
+} from "./options.js";
 
 /** Opens a chip store: creates the directory, loads what is there, applies capacity and TTL. */
 export function openChipStore(options: ChipStoreOptions = {}): ChipStore {
