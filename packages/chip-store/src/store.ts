@@ -17,7 +17,6 @@ import {
   chipFileName,
   ensureChipDir,
   errnoCode,
-  fileMtimeMs,
   idFromFileName,
   listChipFiles,
   readChipFile,
@@ -49,7 +48,8 @@ import {
   toDiskJson,
 } from "./record.js";
 import { type ReplayOptions, replayText } from "./replay.js";
-import { compareInstant, formatInstant, type Instant, parseInstant } from "./time.js";
+import { isExpired, type ScanContext, scanNewChips } from "./scan.js";
+import { compareInstant, formatInstant, type Instant } from "./time.js";
 import { checkOrigin, checkTool } from "./validate.js";
 
 const MAX_SUB_NS = 999_999;
@@ -215,7 +215,7 @@ export class ChipStore {
     }
     const now = this.clock();
     const known = this.queue.get(id);
-    if (known && this.isExpired(known.meta, now)) {
+    if (known && isExpired(known.meta, now)) {
       this.drop(known, true);
       throw this.notFound(id);
     }
@@ -237,7 +237,7 @@ export class ChipStore {
       });
     }
     const { chip, order } = fromDiskJson(text, id, chipFileName(id));
-    if (this.isExpired(chip, now)) {
+    if (isExpired(chip, now)) {
       unlinkQuiet(join(this.dir, chipFileName(id)));
       if (known) this.drop(known, false);
       throw this.notFound(id);
@@ -410,7 +410,7 @@ export class ChipStore {
       if (gone.length > 0) this.dropMany(gone, false);
     }
     // Expired chips go before capacity is enforced, so they never push a live chip out.
-    const dead = this.queue.entries.filter((e) => this.isExpired(e.meta, now));
+    const dead = this.queue.entries.filter((e) => isExpired(e.meta, now));
     if (dead.length > 0) this.dropMany(dead, true);
     for (const e of dead) expired.push(e.id);
     if (this.dir && this.persistOk) {
@@ -418,27 +418,21 @@ export class ChipStore {
       // one-by-one sorted inserts made opening a directory of 100k chips quadratic, and holding
       // every payload until the end let a big directory exhaust memory.
       const fresh: Entry[] = [];
-      for (const name of names) {
-        if (fresh.length >= 2 * this.capacity + 64) evictedEarly.push(...this.merge(fresh.splice(0)));
-        const id = idFromFileName(name) as string;
-        if (this.queue.has(id)) continue;
-        const mtime = fileMtimeMs(this.dir, name);
-        if (mtime !== null && this.corruptSeen.get(name) === mtime) continue;
-        try {
-          const { chip, order } = fromDiskJson(readChipFile(this.dir, name, this.maxFileBytes()), id, name);
-          this.corruptSeen.delete(name);
-          if (this.isExpired(chip, now)) {
-            unlinkQuiet(join(this.dir, name));
-            expired.push(id);
-            continue;
-          }
-          const entry = { id, order, meta: metaOf(chip), chip: this.keepPayload(chip), onDisk: true };
-          fresh.push(entry);
-          this.queue.register(entry);
-        } catch (e) {
-          if (errnoCode(e) === "ENOENT") continue; // removed by another process meanwhile
-          if (mtime !== null) this.corruptSeen.set(name, mtime);
-          skipped.push({ file: name, reason: (e as Error).message });
+      const ctx: ScanContext = {
+        dir: this.dir,
+        now,
+        maxFileBytes: this.maxFileBytes(),
+        corruptSeen: this.corruptSeen,
+        known: (id) => this.queue.has(id),
+        keepPayload: (chip) => this.keepPayload(chip),
+      };
+      for (const out of scanNewChips(ctx, names)) {
+        if (out.type === "expired") expired.push(out.id);
+        else if (out.type === "skipped") skipped.push({ file: out.file, reason: out.reason });
+        else {
+          if (fresh.length >= 2 * this.capacity + 64) evictedEarly.push(...this.merge(fresh.splice(0)));
+          fresh.push(out.entry);
+          this.queue.register(out.entry);
         }
       }
       evictedEarly.push(...this.merge(fresh));
@@ -491,12 +485,6 @@ export class ChipStore {
   /** A file can be at most this big: base64 inflates a payload by 4/3, JSON escaping by up to 6x. */
   private maxFileBytes(): number {
     return this.maxChipBytes * 6 + 1024 * 1024;
-  }
-
-  private isExpired(meta: { expires_at?: string }, now: number): boolean {
-    if (meta.expires_at === undefined) return false;
-    const t = parseInstant(meta.expires_at);
-    return t !== null && t.ms <= now;
   }
 
   private keepPayload(chip: Chip): Chip | null {
