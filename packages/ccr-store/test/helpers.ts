@@ -1,6 +1,7 @@
 // Shared test helpers: real temp directories, and running the bundled child worker.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CHILD_DIR } from "./setup/build-children.js";
@@ -9,6 +10,11 @@ import { CHILD_DIR } from "./setup/build-children.js";
 export function tempDir(): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), "ccr-store-"));
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** sha256 of a file's bytes: proves a refused open changed nothing. */
+export function fileHash(path: string): string {
+  return createHash("sha256").update(readFileSync(path)).digest("hex");
 }
 
 /** A clock the test moves by hand. */

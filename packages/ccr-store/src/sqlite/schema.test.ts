@@ -1,11 +1,10 @@
 // Our namespace inside a shared SQLite file: other programs' objects are left alone, files we
 // cannot use are refused without changing a byte, and older schemas are migrated in place.
-import { createHash } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { tempDir } from "../../test/helpers.js";
+import { fileHash, tempDir } from "../../test/helpers.js";
 import { SCHEMA_VERSION } from "./schema.js";
 import { openSqliteStore } from "./store.js";
 
@@ -18,7 +17,6 @@ beforeEach(() => {
 });
 afterEach(() => cleanup());
 
-const fileHash = (p: string): string => createHash("sha256").update(readFileSync(p)).digest("hex");
 const raw = (p = path): Database.Database => new Database(p);
 
 describe("the schema inside a shared file", () => {

@@ -1,13 +1,12 @@
 // SQLite-only behaviour: persistence, WAL, one connection per file, refusal of files we cannot
 // write, failing writes, corruption detection and repair, and lock handling.
 import { execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { tempDir } from "../../test/helpers.js";
+import { fileHash, tempDir } from "../../test/helpers.js";
 import { computeHandle } from "../handle.js";
 import { SCHEMA_VERSION } from "./schema.js";
 import { openSqliteStore } from "./store.js";
@@ -21,7 +20,6 @@ beforeEach(() => {
 });
 afterEach(() => cleanup());
 
-const fileHash = (p: string): string => createHash("sha256").update(readFileSync(p)).digest("hex");
 const raw = (p = path): Database.Database => new Database(p);
 
 describe("openSqliteStore", () => {

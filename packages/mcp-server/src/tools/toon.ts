@@ -9,6 +9,10 @@ import { defineTool, type ToolSpec } from "../registry.js";
 /** The advertised part of the result; `bytes_in`, `bytes_out` and `passed_through` ride along. */
 const Sizes = z.object({ tokens_in: z.number(), tokens_out: z.number() });
 
+function sizesOf(r: { bytesIn: number; bytesOut: number; tokensIn: number; tokensOut: number }) {
+  return { bytes_in: r.bytesIn, bytes_out: r.bytesOut, tokens_in: r.tokensIn, tokens_out: r.tokensOut };
+}
+
 export function toonEncodeTool(): ToolSpec {
   return defineTool({
     name: "caveman_toon_encode",
@@ -36,12 +40,7 @@ export function toonEncodeTool(): ToolSpec {
       }
       return {
         text: r.output,
-        structured: {
-          bytes_in: r.bytesIn,
-          bytes_out: r.bytesOut,
-          tokens_in: r.tokensIn,
-          tokens_out: r.tokensOut,
-        },
+        structured: sizesOf(r),
       };
     },
   });
@@ -60,12 +59,7 @@ export function toonDecodeTool(): ToolSpec {
       if (!r.ok) throw new McpServerError("cave_toon_invalid", r.message);
       return {
         text: r.output,
-        structured: {
-          bytes_in: r.bytesIn,
-          bytes_out: r.bytesOut,
-          tokens_in: r.tokensIn,
-          tokens_out: r.tokensOut,
-        },
+        structured: sizesOf(r),
       };
     },
   });
