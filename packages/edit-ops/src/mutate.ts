@@ -36,19 +36,31 @@ export function createMutator({ roots, deps, io, maxDiffBytes }: MutatorContext)
   const locks = processLocks;
   const tallies = new TallyCache();
 
+  /**
+   * When every edit carries a `range_hash`, the range hashes decide whether a changed file may
+   * still be edited, and `expected_hash` only tells them whether the file moved (`fn`'s third
+   * argument: true/false, or null when no expected_hash was given). One edit without a range hash
+   * keeps the whole-file check: it has nothing else to stand on.
+   */
   const guarded = async (
     rec: Record<string, unknown>,
     path: string,
     mustExist: boolean,
-    fn: (loaded: Loaded, preview: boolean) => Promise<EditResult>,
+    fn: (loaded: Loaded, preview: boolean, moved: boolean | null) => Promise<EditResult>,
   ): Promise<EditResult> => {
+    const anchored =
+      typeof rec.range_hash === "string" ||
+      (Array.isArray(rec.edits) &&
+        rec.edits.length > 0 &&
+        rec.edits.every((e) => typeof (e as { range_hash?: unknown } | null)?.range_hash === "string"));
     const preview = bool(rec, "preview") ?? false;
     const expected = expectedHash(rec);
     const at = await resolvePath(path, roots);
     return locks.run(at.real, async () => {
       const loaded = await load(deps, at, mustExist);
-      checkExpected(loaded, expected);
-      return fn(loaded, preview);
+      const moved = expected === undefined ? null : !loaded.hash?.startsWith(expected);
+      if (!anchored || loaded.hash === null) checkExpected(loaded, expected);
+      return fn(loaded, preview, moved);
     });
   };
 
