@@ -25,10 +25,12 @@ describe("tools/list prefix budget (o200k tokens)", () => {
     expect(tokens).toBeLessThanOrEqual(700);
   });
 
-  it("keeps all twelve tools at or under 2000 tokens", () => {
+  // 1,728 is what the twelve tools cost before be-batch and range_hash were added: adding them
+  // must not make every agent call pay more.
+  it("keeps all thirteen tools at or under 1728 tokens", () => {
     const { tokens, names } = listTokens(["compress", "edit"]);
-    expect(names).toHaveLength(12);
+    expect(names).toHaveLength(13);
     console.log(`tools/list all tools: ${tokens} tokens`);
-    expect(tokens).toBeLessThanOrEqual(2000);
+    expect(tokens).toBeLessThanOrEqual(1728);
   });
 });

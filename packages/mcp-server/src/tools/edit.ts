@@ -5,7 +5,7 @@ import type { ChipStore } from "@caveman/chip-store";
 import type { Editor, ReadInput } from "@caveman/edit-ops";
 import { z } from "zod";
 import { defineTool, type ToolSpec } from "../registry.js";
-import { EditOut, keepRemoved, renderEdit } from "./editResult.js";
+import { keepRemoved, renderEdit } from "./editResult.js";
 
 export interface EditDeps {
   editor: Editor;
@@ -16,6 +16,11 @@ const line = z.number().int();
 const guard = {
   preview: z.boolean().optional(),
   expected_hash: z.string().max(64).optional(),
+};
+/** Line edits may pin the lines they touch: be-read's range_hash of exactly those lines. */
+export const anchored = {
+  ...guard,
+  range_hash: z.string().max(64).optional().describe("be-read range hash of exactly the lines edited"),
 };
 const MUTATES = { readOnlyHint: false, destructiveHint: true, idempotentHint: false };
 
@@ -46,7 +51,6 @@ export function editTools(deps: EditDeps): ToolSpec[] {
           .describe("function/tag by name or line; marker by text"),
         context: line.optional().describe("extra lines around target"),
       }),
-      output: z.object({ path: z.string(), total_lines: z.number(), hash: z.string() }),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
       run: async (args) => {
         // The flat target schema is cheaper on the wire than a union; the editor checks the combination.
@@ -79,7 +83,6 @@ export function editTools(deps: EditDeps): ToolSpec[] {
         create_dirs: z.boolean().optional(),
         ...guard,
       }),
-      output: EditOut,
       annotations: MUTATES,
       run: (args) => kept("be-write", editor.write(args)),
     }),
@@ -87,8 +90,12 @@ export function editTools(deps: EditDeps): ToolSpec[] {
       name: "be-insert",
       family: "edit",
       description: "Insert content after line N (0 = top).",
-      input: z.strictObject({ path: z.string(), after_line: line.optional(), content: z.string(), ...guard }),
-      output: EditOut,
+      input: z.strictObject({
+        path: z.string(),
+        after_line: line.optional(),
+        content: z.string(),
+        ...anchored,
+      }),
       annotations: { ...MUTATES, destructiveHint: false },
       run: (args) => kept("be-insert", editor.insert(args)),
     }),
@@ -102,9 +109,8 @@ export function editTools(deps: EditDeps): ToolSpec[] {
         end_line: line.optional(),
         old: z.string().optional(),
         content: z.string().optional(),
-        ...guard,
+        ...anchored,
       }),
-      output: EditOut,
       annotations: MUTATES,
       run: (args) => kept("be-replace", editor.replace(args)),
     }),
@@ -118,9 +124,8 @@ export function editTools(deps: EditDeps): ToolSpec[] {
         end_line: line.optional(),
         all: z.boolean().optional().describe("whole file"),
         old: z.string().optional().describe("text the range must hold"),
-        ...guard,
+        ...anchored,
       }),
-      output: EditOut,
       annotations: MUTATES,
       run: (args) => kept("be-delete", editor.delete(args)),
     }),
@@ -129,7 +134,6 @@ export function editTools(deps: EditDeps): ToolSpec[] {
       family: "edit",
       description: "Undo a file's last edit if the file is unchanged since.",
       input: z.strictObject({ path: z.string(), ...guard }),
-      output: EditOut,
       annotations: MUTATES,
       run: (args) => kept("be-undo", editor.undo(args)),
     }),
