@@ -47,6 +47,7 @@ function lineAt(starts: number[], offset: number): number {
 
 /** The file's text with every line ending as "\n" (only the last line may have none). */
 export function normalizedText(doc: Doc): string {
+  if (doc.flat !== undefined) return doc.flat;
   const n = doc.lines.length;
   // One join: concatenating each line with its ending first costs a string per line.
   return n === 0 ? "" : doc.lines.join("\n") + (doc.eols[n - 1] === "" ? "" : "\n");

@@ -70,7 +70,9 @@ export function splice(
     if (to <= at) return;
     lineParts.push(doc.lines.slice(at, to));
     eolParts.push(doc.eols.slice(at, to));
-    for (let i = at; i < to; i++) from[out++] = i;
+    // from[out + k] = at + k for the whole span, without a per-line loop.
+    from.set(identity(doc.lines.length).subarray(at, to), out);
+    out += to - at;
     at = to;
   };
   for (const r of ordered) {
@@ -104,6 +106,17 @@ export function splice(
     placed: regions.map((r) => placedByRegion.get(r)!),
     from,
   };
+}
+
+// 0, 1, 2, … n-1, grown as files grow and reused: copying old line numbers into `from` is then
+// one memcpy per untouched span.
+let identityCache = new Int32Array(0);
+function identity(n: number): Int32Array {
+  if (identityCache.length < n) {
+    identityCache = new Int32Array(Math.max(n, identityCache.length * 2));
+    for (let i = 0; i < identityCache.length; i++) identityCache[i] = i;
+  }
+  return identityCache;
 }
 
 /** The exact removed text of a region in the old document ("" for a pure insert). */

@@ -14,6 +14,11 @@ export interface Doc {
   bom: boolean;
   lines: string[];
   eols: Eol[];
+  /**
+   * The lines joined with "\n" plus the last line's "\n" if it has one, when known for free: a
+   * decoded file without CR is exactly that text (the lines are slices of it anyway).
+   */
+  flat?: string;
 }
 
 export function sha256(data: Uint8Array | string): string {
@@ -42,7 +47,8 @@ export function decode(bytes: Uint8Array, path: string): Doc {
   let text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
   const bom = text.charCodeAt(0) === 0xfeff;
   if (bom) text = text.slice(1);
-  return { bom, ...splitLines(text) };
+  const split = splitLines(text);
+  return text.includes("\r") ? { bom, ...split } : { bom, ...split, flat: text };
 }
 
 /** Split text into lines and their endings, keeping every byte. */
@@ -205,14 +211,22 @@ export function lineEndingStyle(doc: Doc): "lf" | "crlf" | "mixed" | "none" {
   return "mixed";
 }
 
+// An edit asks a document for its line-ending counts several times (style, dominant ending);
+// a 100,000-line file is counted once. Keyed by the eols array, which is not changed once built.
+const eolCounts = new WeakMap<Eol[], { crlf: number; lf: number }>();
+
 function countEols(doc: Doc): { crlf: number; lf: number } {
+  const known = eolCounts.get(doc.eols);
+  if (known) return known;
   let crlf = 0;
   let lf = 0;
   for (const e of doc.eols) {
     if (e === "\r\n") crlf++;
     else if (e === "\n") lf++;
   }
-  return { crlf, lf };
+  const counts = { crlf, lf };
+  eolCounts.set(doc.eols, counts);
+  return counts;
 }
 
 /** Content given by a caller, as lines. One trailing newline ends the last line instead of adding one. */
