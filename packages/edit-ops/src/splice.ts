@@ -70,9 +70,11 @@ export function splice(
     if (to <= at) return;
     lineParts.push(doc.lines.slice(at, to));
     eolParts.push(doc.eols.slice(at, to));
-    // from[out + k] = at + k for the whole span, without a per-line loop.
-    from.set(identity(doc.lines.length).subarray(at, to), out);
-    out += to - at;
+    // from[out + k] = at + k for the whole span: one block copy where the table reaches.
+    if (to <= IDENTITY_MAX) {
+      from.set(identity(to).subarray(at, to), out);
+      out += to - at;
+    } else for (let i = at; i < to; i++) from[out++] = i;
     at = to;
   };
   for (const r of ordered) {
@@ -108,12 +110,13 @@ export function splice(
   };
 }
 
-// 0, 1, 2, … n-1, grown as files grow and reused: copying old line numbers into `from` is then
-// one memcpy per untouched span.
+// 0, 1, 2, … kept for files up to IDENTITY_MAX lines (4 MiB at most, kept for the process's
+// life): copying old line numbers into `from` is then one memcpy per untouched span.
+const IDENTITY_MAX = 1 << 20;
 let identityCache = new Int32Array(0);
 function identity(n: number): Int32Array {
   if (identityCache.length < n) {
-    identityCache = new Int32Array(Math.max(n, identityCache.length * 2));
+    identityCache = new Int32Array(Math.min(IDENTITY_MAX, Math.max(n, identityCache.length * 2)));
     for (let i = 0; i < identityCache.length; i++) identityCache[i] = i;
   }
   return identityCache;
