@@ -5,7 +5,7 @@
 import { EditError } from "./errors.js";
 import { formatNearMisses, nearMisses } from "./nearmiss.js";
 import type { Region } from "./splice.js";
-import { type Doc, splitContent } from "./text.js";
+import { type Doc, lineAt, splitContent } from "./text.js";
 
 export interface TextMatch {
   region: Region;
@@ -32,17 +32,6 @@ function lineStarts(doc: Doc): number[] {
   }
   starts[doc.lines.length] = off;
   return starts;
-}
-
-function lineAt(starts: number[], offset: number): number {
-  let lo = 0;
-  let hi = starts.length - 2;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }
 
 /** The file's text with every line ending as "\n" (only the last line may have none). */

@@ -9,7 +9,7 @@
 // that keeps a 100,000-line file under a few tens of milliseconds, and only the first difference
 // and one ratio are needed.
 
-import type { Doc } from "./text.js";
+import { type Doc, lineAt } from "./text.js";
 
 export interface NearMiss {
   /** 1-based inclusive lines of the file the candidate covers. */
@@ -33,17 +33,6 @@ const MIN_SIMILARITY = 0.5;
 
 /** Work done by the last call (for tests that hold the bound without timing anything). */
 export const nearMissWork = { scans: 0, candidates: 0, cells: 0 };
-
-function lineAt(starts: number[], offset: number): number {
-  let lo = 0;
-  let hi = starts.length - 2;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
 
 interface Probe {
   text: string;

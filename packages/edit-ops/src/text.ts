@@ -229,6 +229,18 @@ function countEols(doc: Doc): { crlf: number; lf: number } {
   return counts;
 }
 
+/** The 0-based line holding `offset`, given each line's start offset (and a sentinel at the end). */
+export function lineAt(starts: number[], offset: number): number {
+  let lo = 0;
+  let hi = starts.length - 2;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
 /** Content given by a caller, as lines. One trailing newline ends the last line instead of adding one. */
 export interface ContentLines {
   lines: string[];
