@@ -113,7 +113,7 @@ describe("near misses and range hashes (real process)", () => {
       arguments: { path: "a.txt:7", range_hash: range7 },
     });
     expect(stale.isError).toBe(true);
-    expect(text(stale)).toMatch(/^be_conflict: line 7 of .*a\.txt changed since they were read/);
-    expect(text(stale)).toContain("They now hold:\nline six");
+    expect(text(stale)).toMatch(/^be_conflict: line 7 of .*a\.txt changed since it was read/);
+    expect(text(stale)).toContain("It now holds:\nline six");
   });
 });

@@ -42,6 +42,15 @@ function span(start: number, end: number): string {
   return start === end ? `line ${start}` : `lines ${start}-${end}`;
 }
 
+/** "line 7 of a.ts changed since it was read" / "lines 7-9 … since they were read". */
+function changed(start: number, end: number, path: string): string {
+  return `${span(start, end)} of ${path} changed since ${start === end ? "it was" : "they were"} read`;
+}
+
+function nowHold(doc: Doc, start: number, end: number): string {
+  return `${start === end ? "It now holds" : "They now hold"}:\n${shown(doc, start, end)}`;
+}
+
 /** Work done by the last `locate` call: windows hashed and their bytes (for tests of the bound). */
 export const locateWork = { windows: 0, bytes: 0 };
 
@@ -111,17 +120,18 @@ export function locate(
       "conflict",
       `the text range_hash names is at ${where} of ${path}, so it is not clear which to edit` +
         (here ? " (the file may have moved since it was read)" : "") +
-        "; nothing was changed. Give expected_hash as well, or read and anchor a longer range",
+        "; nothing was changed. " +
+        (anchor.moved === null
+          ? "Give the expected_hash of the same read as well, or anchor a longer range"
+          : "Read the file again, or anchor a longer range"),
       { path, total_lines: n },
     );
   }
-  const now = inFile
-    ? ` They now hold:\n${shown(doc, start, end)}`
-    : ` ${path} now has ${n} line${n === 1 ? "" : "s"}.`;
+  const now = inFile ? ` ${nowHold(doc, start, end)}` : ` ${path} now has ${n} line${n === 1 ? "" : "s"}.`;
   throw new EditError(
     "conflict",
-    `${span(start, end)} of ${path} changed since they were read (range_hash ${anchor.hash.slice(0, 16)} ` +
-      `matches no ${len}-line range within ${SEARCH_LINES} lines); nothing was changed. Read them again.${now}`,
+    `${changed(start, end, path)} (range_hash ${anchor.hash.slice(0, 16)} matches no ${len}-line ` +
+      `range within ${SEARCH_LINES} lines); nothing was changed. Read again.${now}`,
     { path, total_lines: n, ...(inFile ? { actual: doc.lines.slice(start - 1, end).join("\n") } : {}) },
   );
 }
@@ -131,8 +141,8 @@ export function checkAnchored(doc: Doc, start: number, end: number, anchor: Anch
   if (rangeHash(doc, start, end).startsWith(anchor.hash)) return;
   throw new EditError(
     "conflict",
-    `${span(start, end)} of ${path} changed since they were read (range_hash ${anchor.hash.slice(0, 16)} ` +
-      `does not match); nothing was changed. They now hold:\n${shown(doc, start, end)}`,
+    `${changed(start, end, path)} (range_hash ${anchor.hash.slice(0, 16)} does not match); nothing was ` +
+      `changed. ${nowHold(doc, start, end)}`,
     { path, total_lines: doc.lines.length, actual: doc.lines.slice(start - 1, end).join("\n") },
   );
 }

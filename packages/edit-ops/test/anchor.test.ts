@@ -57,8 +57,8 @@ describe("range_hash", () => {
     const before = bytes("a.txt");
     const err = await failure(editor.replace({ path: "a.txt:3", content: "x", range_hash: r.range_hash }));
     expect(err.code).toBe("conflict");
-    expect(err.message).toMatch(/^line 3 of .*a\.txt changed since they were read/);
-    expect(err.message).toContain("They now hold:\nline three");
+    expect(err.message).toMatch(/^line 3 of .*a\.txt changed since it was read/);
+    expect(err.message).toContain("It now holds:\nline three");
     expect(bytes("a.txt")).toEqual(before);
   });
 
