@@ -65,6 +65,15 @@ describe("near-miss diagnostics", () => {
     expect(c!.detail).toMatch(/^line 2 col 25: /);
   });
 
+  it("points at the typo when indentation differs too, and names the whitespace difference", () => {
+    const { doc, hay, starts } = prepare("x\n\tfor (const a of b) {\n\t\tsum += a.quantity;\n\t}\n");
+    const [c] = nearMisses(doc, hay, starts, "    for (const a of b) {\n        sum += a.qty;\n");
+    expect(c).toMatchObject({ start_line: 2, end_line: 3, kind: "text" });
+    expect(c!.detail).toBe(
+      'line 3 col 13: file "\\t\\tsum += a.quantity;" vs old "        sum += a.qty;"; whitespace differs too (line 2 col 1)',
+    );
+  });
+
   it("offers nothing rather than noise when nothing is close", () => {
     const { doc, hay, starts } = prepare(big(50));
     expect(nearMisses(doc, hay, starts, "completely unrelated words here")).toEqual([]);

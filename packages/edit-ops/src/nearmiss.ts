@@ -118,17 +118,33 @@ function snippet(text: string, at: number, lineStart: number): string {
   return `${from > lineStart ? "…" : ""}${JSON.stringify(text.slice(from, to))}${to < text.length ? "…" : ""}`;
 }
 
+const lineStart = (text: string, from: number) => text.lastIndexOf("\n", from - 1) + 1;
+
 /**
- * Where two texts first differ, as `line N col C: file "…" vs old "…"` (file line numbers). `at`
- * is the offset of the difference in `old` and in the window after its first `shift` characters.
+ * A difference as `line N col C: file "…" vs old "…"`, placed in the file: `f` is its offset in
+ * the window (whose first line is file line `firstLine`), `o` its offset in old.
  */
-function firstDifference(window: string, old: string, at: number, firstLine: number, shift: number): string {
-  const before = old.slice(0, at);
-  const li = before.split("\n").length - 1;
-  const col = at - (before.lastIndexOf("\n") + 1) + (li === 0 ? shift : 0);
-  const lineStart = (text: string, from: number) => text.lastIndexOf("\n", from - 1) + 1;
-  const f = shift + at;
-  return `line ${firstLine + li} col ${col + 1}: file ${snippet(window, f, lineStart(window, f))} vs old ${snippet(old, at, lineStart(old, at))}`;
+function difference(window: string, f: number, firstLine: number, old: string, o: number): string {
+  let li = 0;
+  for (let k = window.indexOf("\n"); k !== -1 && k < f; k = window.indexOf("\n", k + 1)) li++;
+  const col = f - lineStart(window, f);
+  return `line ${firstLine + li} col ${col + 1}: file ${snippet(window, f, lineStart(window, f))} vs old ${snippet(old, o, lineStart(old, o))}`;
+}
+
+const space = (c: number) => c === 32 || c === 9 || c === 10 || c === 13 || c === 11 || c === 12;
+
+/** The first difference that is not whitespace (offsets in both), or null if only whitespace differs. */
+function firstRealDifference(a: string, b: string): [number, number] | null {
+  let i = 0;
+  let j = 0;
+  for (;;) {
+    while (i < a.length && space(a.charCodeAt(i))) i++;
+    while (j < b.length && space(b.charCodeAt(j))) j++;
+    if (i >= a.length || j >= b.length) return i >= a.length && j >= b.length ? null : [i, j];
+    if (a.charCodeAt(i) !== b.charCodeAt(j)) return [i, j];
+    i++;
+    j++;
+  }
 }
 
 /** The file's lines [start, start + count) joined with "\n", stopping once `limit` characters are in. */
@@ -170,7 +186,11 @@ function score(doc: Doc, needle: string, start: number, count: number, cols: num
   // A needle that ends mid-line is compared with as much of the last line as it would cover.
   const tailOld = old.length - old.lastIndexOf("\n") - 1;
   const cut = file.lastIndexOf("\n") + 1 + tailOld;
-  if (cut < file.length && commonSuffix(file.slice(0, cut), old, 0) > commonSuffix(file, old, 0))
+  if (
+    tailOld > 0 &&
+    cut < file.length &&
+    commonSuffix(file.slice(0, cut), old, 0) > commonSuffix(file, old, 0)
+  )
     file = file.slice(0, cut);
   const p = commonPrefix(file, old);
   const s = commonSuffix(file, old, p);
@@ -181,12 +201,20 @@ function score(doc: Doc, needle: string, start: number, count: number, cols: num
   let kind: NearMiss["kind"] = "text";
   if (file.replace(/\r/g, "") === old.replace(/\r/g, "")) kind = "line_endings";
   else if (collapse(file) === collapse(old)) kind = "whitespace";
-  const detail =
-    kind !== "line_endings"
-      ? firstDifference(window, old, p, start + 1, shift)
-      : file === old && endsWithNewline && end === doc.lines.length && doc.eols[end - 1] === ""
+  let detail: string;
+  if (kind === "line_endings") {
+    detail =
+      file === old && endsWithNewline && end === doc.lines.length && doc.eols[end - 1] === ""
         ? `the file's last line (${end}) has no newline at its end, but old ends with one`
         : "a carriage return (\\r) differs";
+  } else {
+    detail = difference(window, shift + p, start + 1, old, p);
+    // Indentation first and a typo later: point at the typo, which is what needs fixing.
+    const real = kind === "text" && (space(file.charCodeAt(p)) || space(old.charCodeAt(p)));
+    const at = real ? firstRealDifference(file, old) : null;
+    if (at)
+      detail = `${difference(window, shift + at[0], start + 1, old, at[1])}; whitespace differs too (${detail.slice(0, detail.indexOf(":"))})`;
+  }
   return { start_line: start + 1, end_line: end, similarity, kind, detail };
 }
 
