@@ -3,7 +3,7 @@
 // file we accept). Only "\n" and "\r\n" end a line; a lone "\r" stays inside the line's text.
 // UTF-16/32 and binary content (NUL bytes, invalid UTF-8) are refused, never guessed at.
 
-import { isUtf8 } from "node:buffer";
+import { isAscii, isUtf8 } from "node:buffer";
 import { createHash } from "node:crypto";
 import { EditError } from "./errors.js";
 
@@ -44,7 +44,10 @@ export function decode(bytes: Uint8Array, path: string): Doc {
   if (!isUtf8(bytes)) {
     throw new EditError("binary_file", `${path} is not valid UTF-8; refusing to edit it as text`, { path });
   }
-  let text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+  // Most source files are pure ASCII, where latin1 decoding gives the same string as UTF-8 about
+  // twenty times faster (a byte copy instead of a UTF-8 decode of the whole file).
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let text = isAscii(bytes) ? buf.toString("latin1") : buf.toString("utf8");
   const bom = text.charCodeAt(0) === 0xfeff;
   if (bom) text = text.slice(1);
   const split = splitLines(text);
