@@ -1,0 +1,88 @@
+// Host tier: the real Claude Code CLI runs the real caveman-mcp binary, and a scripted model on
+// loopback records exactly what reached it. For every tool, on success and on a typical failure,
+// the content must be in the tool result the model got (Claude Code forwards only
+// `structuredContent` when a result has it, so a tool that puts its payload only in text blocks
+// would fail here). Prints, per tool, how many characters the model received.
+import { describe, expect, it } from "vitest";
+import { findClaude, runClaude, workspace } from "./claude.js";
+import { type ScriptedTurn, startFakeModel } from "./fakeModel.js";
+import { type Case, compressionCases, type Expect, editCases, seedEditFiles, serviceLog } from "./scenarios.js";
+
+const SERVER = "caveman";
+const mcpName = (tool: string) => `mcp__${SERVER}__${tool}`;
+
+const expectSoft: Expect = {
+  contains: (r, piece, what) =>
+    expect.soft(r.text.includes(piece), `${r.toolUseId}: ${what} missing from ${JSON.stringify(r.text.slice(0, 400))}`).toBe(true),
+  matches: (r, re, what) =>
+    expect.soft(re.test(r.text), `${r.toolUseId}: ${what} (${re}) not in ${JSON.stringify(r.text.slice(0, 400))}`).toBe(true),
+  isError: (r, yes) => expect.soft(r.isError, `${r.toolUseId}: is_error`).toBe(yes),
+};
+
+/** Turn 0 loads the deferred MCP tools; turn n+1 makes case n's call; the last turn ends. */
+function script(cases: Case[]): { turns: ScriptedTurn[]; idOf: Map<string, string> } {
+  const idOf = new Map<string, string>();
+  const tools = [...new Set(cases.map((c) => mcpName(c.tool)))];
+  const turns: ScriptedTurn[] = [
+    () => [{ type: "tool_use", name: "ToolSearch", input: { query: `select:${tools.join(",")}` } }],
+  ];
+  for (const [i, c] of cases.entries()) {
+    idOf.set(c.id, `t${i + 1}_0`);
+    turns.push((results) => {
+      const got = (id: string) => results.get(idOf.get(id) ?? "");
+      return [{ type: "tool_use", name: mcpName(c.tool), input: c.input(got) }];
+    });
+  }
+  turns.push(() => [{ type: "text", text: "All scripted checks ran." }]);
+  return { turns, idOf };
+}
+
+/** One Claude Code run that makes every call of `make(root)` in order, then checks each result. */
+async function runCases(label: string, make: (root: string) => Case[]) {
+  const claude = findClaude();
+  if (!("path" in claude)) throw new Error(claude.missing);
+  const ws = workspace();
+  const cases = make(ws.root);
+  const { turns, idOf } = script(cases);
+  const fake = await startFakeModel(turns);
+  let run: Awaited<ReturnType<typeof runClaude>>;
+  try {
+    run = await runClaude({ claude: claude.path, apiUrl: fake.url, ws, prompt: `Run the ${label} checks.` });
+  } finally {
+    await fake.close();
+  }
+  const results = fake.results();
+  const got = (id: string) => results.get(idOf.get(id) ?? "");
+  const detail = `exit ${run.code}; stderr: ${run.stderr.slice(-2000)}`;
+  expect(run.code, detail).toBe(0);
+  const toolSearch = results.get("t0_0");
+  expect(toolSearch?.isError, `ToolSearch failed: ${toolSearch?.text}`).toBe(false);
+  const rows: string[] = [];
+  for (const c of cases) {
+    const r = got(c.id);
+    expect.soft(r, `${c.id}: no tool result reached the model (${detail})`).toBeDefined();
+    if (!r) continue;
+    c.check(r, got);
+    rows.push(`${c.measure ? "*" : " "} ${c.id.padEnd(32)} ${String(r.text.length).padStart(7)} chars`);
+  }
+  console.log(`[host] ${label}: Claude Code run ${run.ms} ms\n${rows.join("\n")}`);
+}
+
+const claude = findClaude();
+// CI must run this tier; only a developer machine without the binary may skip it, and says why.
+const unavailable = "missing" in claude && process.env.CI !== "true" ? claude.missing : undefined;
+if (unavailable) console.warn(`[host] Claude Code host tests cannot run here: ${unavailable}`);
+
+describe.skipIf(unavailable !== undefined)("what the model receives in Claude Code", () => {
+  it("gets the content of every compression-family result, and each failure's code with its chip id", async () => {
+    const log = serviceLog();
+    await runCases("compression", () => compressionCases(expectSoft, log));
+  });
+
+  it("gets the lines, diffs and chip ids of every edit-family result, and each failure's code with its chip id", async () => {
+    await runCases("edit", (root) => {
+      seedEditFiles(root);
+      return editCases(expectSoft, root);
+    });
+  });
+});
