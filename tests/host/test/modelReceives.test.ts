@@ -6,16 +6,30 @@
 import { describe, expect, it } from "vitest";
 import { findClaude, runClaude, workspace } from "./claude.js";
 import { type ScriptedTurn, startFakeModel } from "./fakeModel.js";
-import { type Case, compressionCases, type Expect, editCases, seedEditFiles, serviceLog } from "./scenarios.js";
+import {
+  type Case,
+  compressionCases,
+  type Expect,
+  editCases,
+  seedEditFiles,
+  serviceLog,
+} from "./scenarios.js";
 
 const SERVER = "caveman";
 const mcpName = (tool: string) => `mcp__${SERVER}__${tool}`;
 
 const expectSoft: Expect = {
   contains: (r, piece, what) =>
-    expect.soft(r.text.includes(piece), `${r.toolUseId}: ${what} missing from ${JSON.stringify(r.text.slice(0, 400))}`).toBe(true),
+    expect
+      .soft(
+        r.text.includes(piece),
+        `${r.toolUseId}: ${what} missing from ${JSON.stringify(r.text.slice(0, 400))}`,
+      )
+      .toBe(true),
   matches: (r, re, what) =>
-    expect.soft(re.test(r.text), `${r.toolUseId}: ${what} (${re}) not in ${JSON.stringify(r.text.slice(0, 400))}`).toBe(true),
+    expect
+      .soft(re.test(r.text), `${r.toolUseId}: ${what} (${re}) not in ${JSON.stringify(r.text.slice(0, 400))}`)
+      .toBe(true),
   isError: (r, yes) => expect.soft(r.isError, `${r.toolUseId}: is_error`).toBe(yes),
 };
 
