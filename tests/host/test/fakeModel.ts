@@ -42,6 +42,8 @@ export interface LoggedRequest {
 export interface FakeModel {
   url: string;
   requests: LoggedRequest[];
+  /** Scripted turns that threw; the conversation was ended there with a text answer. */
+  scriptErrors: string[];
   /** Tool results of the main conversation as the model received them, by tool_use id. */
   results(): Map<string, Received>;
   close(): Promise<void>;
@@ -159,6 +161,18 @@ async function readBody(req: IncomingMessage): Promise<string> {
 /** Starts the fake API; `script[n]` answers the main conversation's request with n assistant turns. */
 export async function startFakeModel(script: ScriptedTurn[]): Promise<FakeModel> {
   const requests: LoggedRequest[] = [];
+  const scriptErrors: string[] = [];
+  /** A throwing turn ends the conversation (a 5xx would only make the CLI retry with backoff). */
+  const answer = (turn: number, messages: Message[]): Array<Record<string, unknown>> => {
+    const step = script[turn];
+    if (!step) return [{ type: "text", text: "script finished" }];
+    try {
+      return toWire(turn, step(toolResults(messages)));
+    } catch (err) {
+      scriptErrors.push(`turn ${turn}: ${err instanceof Error ? err.message : String(err)}`);
+      return [{ type: "text", text: "script error" }];
+    }
+  };
   const server = createServer((req, res) => {
     void (async () => {
       const raw = await readBody(req);
@@ -183,12 +197,7 @@ export async function startFakeModel(script: ScriptedTurn[]): Promise<FakeModel>
       }
       if (!main) return reply(res, body, [{ type: "text", text: "ok" }]);
       const messages = (body.messages ?? []) as Message[];
-      const turn = assistantTurns(messages);
-      const step = script[turn];
-      const content = step
-        ? toWire(turn, step(toolResults(messages)))
-        : [{ type: "text", text: "script finished" }];
-      reply(res, body, content);
+      reply(res, body, answer(assistantTurns(messages), messages));
     })().catch((err: unknown) => {
       res.writeHead(500, { "content-type": "application/json" });
       res.end(JSON.stringify({ type: "error", error: { type: "api_error", message: String(err) } }));
@@ -199,6 +208,7 @@ export async function startFakeModel(script: ScriptedTurn[]): Promise<FakeModel>
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    scriptErrors,
     results() {
       const last = [...requests].reverse().find((r) => r.main);
       return toolResults(((last?.body.messages ?? []) as Message[]) ?? []);

@@ -69,6 +69,7 @@ async function runCases(label: string, make: (root: string) => Case[]) {
   const got = (id: string) => results.get(idOf.get(id) ?? "");
   const detail = `exit ${run.code}; stderr: ${run.stderr.slice(-2000)}`;
   expect(run.code, detail).toBe(0);
+  expect(fake.scriptErrors).toEqual([]);
   const toolSearch = results.get("t0_0");
   expect(toolSearch?.isError, `ToolSearch failed: ${toolSearch?.text}`).toBe(false);
   const rows: string[] = [];
@@ -79,12 +80,16 @@ async function runCases(label: string, make: (root: string) => Case[]) {
     c.check(r, got);
     rows.push(`${c.measure ? "*" : " "} ${c.id.padEnd(32)} ${String(r.text.length).padStart(7)} chars`);
   }
-  console.log(`[host] ${label}: Claude Code run ${run.ms} ms\n${rows.join("\n")}`);
+  const side = fake.requests.filter((q) => !q.main).map((q) => q.path);
+  console.log(
+    `[host] ${label}: Claude Code run ${run.ms} ms; side requests: ${side.join(", ") || "none"}\n${rows.join("\n")}`,
+  );
 }
 
 const claude = findClaude();
 // CI must run this tier; only a developer machine without the binary may skip it, and says why.
-const unavailable = "missing" in claude && process.env.CI !== "true" ? claude.missing : undefined;
+const inCi = ["true", "1"].includes((process.env.CI ?? "").toLowerCase());
+const unavailable = "missing" in claude && !inCi ? claude.missing : undefined;
 if (unavailable) console.warn(`[host] Claude Code host tests cannot run here: ${unavailable}`);
 
 describe.skipIf(unavailable !== undefined)("what the model receives in Claude Code", () => {

@@ -56,6 +56,7 @@ describe("compression tools in process", () => {
     const { ccr, reg: reg2 } = registry(undefined, 64);
     const { handle } = ccr.put(logs);
     const back = await reg2.callTool("caveman_retrieve", { recovery_handle: handle }, { signal });
-    expect(back.content[0]).toEqual({ type: "text", text: logs });
+    // The original goes over the wire once: one text block, no structured copy.
+    expect(back).toEqual({ content: [{ type: "text", text: logs }] });
   });
 });
