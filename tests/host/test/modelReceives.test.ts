@@ -78,6 +78,7 @@ async function runCases(label: string, make: (root: string) => Case[]) {
     expect.soft(r, `${c.id}: no tool result reached the model (${detail})`).toBeDefined();
     if (!r) continue;
     c.check(r, got);
+    if (process.env.HOST_TEST_DUMP) console.log(c.id, JSON.stringify(r.blocks).slice(0, 300));
     rows.push(`${c.measure ? "*" : " "} ${c.id.padEnd(32)} ${String(r.text.length).padStart(7)} chars`);
   }
   const side = fake.requests.filter((q) => !q.main).map((q) => q.path);
