@@ -87,7 +87,7 @@ export class ToolRegistry {
   constructor(options: RegistryOptions) {
     for (const t of options.tools) {
       if (this.#tools.has(t.name)) throw new TypeError(`two tools are named ${t.name}`);
-      this.#tools.set(checkSpec(t).name, t);
+      this.#tools.set(t.name, checkSpec(t));
     }
     this.#logger = options.logger;
     this.#maxResultBytes = options.maxResultBytes;
