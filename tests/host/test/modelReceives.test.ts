@@ -1,8 +1,8 @@
 // Host tier: the real Claude Code CLI runs the real caveman-mcp binary, and a scripted model on
 // loopback records exactly what reached it. For every tool, on success and on a typical failure,
-// the content must be in the tool result the model got (Claude Code forwards only
-// `structuredContent` when a result has it, so a tool that puts its payload only in text blocks
-// would fail here). Prints, per tool, how many characters the model received.
+// the content must be in the tool result the model got (Claude Code forwards only the JSON of
+// `structuredContent` when a result has one, so a payload left out of it would fail here). Prints,
+// per call, how many characters the model received.
 import { describe, expect, it } from "vitest";
 import { findClaude, runClaude, workspace } from "./claude.js";
 import { type ScriptedTurn, startFakeModel } from "./fakeModel.js";
@@ -92,6 +92,32 @@ const claude = findClaude();
 const inCi = ["true", "1"].includes((process.env.CI ?? "").toLowerCase());
 const unavailable = "missing" in claude && !inCi ? claude.missing : undefined;
 if (unavailable) console.warn(`[host] Claude Code host tests cannot run here: ${unavailable}`);
+
+describe("host scenarios", () => {
+  it("call each of the twelve tools at least twice: a success and a typical failure", () => {
+    const cases = [...compressionCases(expectSoft, ""), ...editCases(expectSoft, "/root")];
+    const counts = new Map<string, number>();
+    for (const c of cases) counts.set(c.tool, (counts.get(c.tool) ?? 0) + 1);
+    expect([...counts.keys()].sort()).toEqual(
+      [
+        "caveman_compress",
+        "caveman_retrieve",
+        "caveman_stats",
+        "caveman_toon_encode",
+        "caveman_toon_decode",
+        "be-read",
+        "be-write",
+        "be-insert",
+        "be-replace",
+        "be-delete",
+        "be-insert-chip",
+        "be-undo",
+      ].sort(),
+    );
+    for (const [tool, n] of counts) expect(n, tool).toBeGreaterThanOrEqual(2);
+    expect(new Set(cases.map((c) => c.id)).size).toBe(cases.length);
+  });
+});
 
 describe.skipIf(unavailable !== undefined)("what the model receives in Claude Code", () => {
   it("gets the content of every compression-family result, and each failure's code with its chip id", async () => {
