@@ -1,7 +1,9 @@
 // `compress` and `retrieve` for people and scripts. Contract: they run the very code the server's
 // tools run (the same compress step, the same retrieve tool, the same store), so a handle printed
-// here retrieves in the server and the other way round. compress prints the text on stdout and handle/ratio on stderr (or one JSON
-// object with --json); retrieve prints the original byte-exact. Exit 0 on success, 1 on a tool error.
+// here retrieves in the server and the other way round. compress prints the text on stdout and
+// handle/ratio on stderr (or one JSON object with --json: text and figures); retrieve prints the
+// original byte-exact, its notes on stderr (--json: text and note). Exit 0 on success, 1 on a
+// tool error.
 import { isUtf8 } from "node:buffer";
 import { readFileSync } from "node:fs";
 import { compressInput, createCavemanTools, Session, ToolRegistry } from "@caveman/mcp-server";
