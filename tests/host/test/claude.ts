@@ -30,6 +30,16 @@ export function findClaude(): { path: string } | { missing: string } {
   }
 }
 
+/**
+ * Why the host tier cannot run here, or undefined when it can (or must: with `CI` set a missing
+ * binary is a failure of the run, never a skip).
+ */
+export function skipReason(): string | undefined {
+  const found = findClaude();
+  const inCi = ["true", "1"].includes((process.env.CI ?? "").toLowerCase());
+  return "missing" in found && !inCi ? found.missing : undefined;
+}
+
 /** A loopback port with nothing listening on it, so a proxied connection fails at once. */
 async function closedPort(): Promise<number> {
   const srv = createServer();

@@ -4,7 +4,7 @@
 // `structuredContent` when a result has one, so a payload left out of it would fail here). Prints,
 // per call, how many characters the model received.
 import { describe, expect, it } from "vitest";
-import { findClaude, runClaude, workspace } from "./claude.js";
+import { findClaude, runClaude, skipReason, workspace } from "./claude.js";
 import { type ScriptedTurn, startFakeModel } from "./fakeModel.js";
 import {
   type Case,
@@ -87,10 +87,7 @@ async function runCases(label: string, make: (root: string) => Case[]) {
   );
 }
 
-const claude = findClaude();
-// CI must run this tier; only a developer machine without the binary may skip it, and says why.
-const inCi = ["true", "1"].includes((process.env.CI ?? "").toLowerCase());
-const unavailable = "missing" in claude && !inCi ? claude.missing : undefined;
+const unavailable = skipReason();
 if (unavailable) console.warn(`[host] Claude Code host tests cannot run here: ${unavailable}`);
 
 describe("host scenarios", () => {
