@@ -11,6 +11,7 @@ import {
   compressionCases,
   type Expect,
   editCases,
+  oversizeCases,
   seedEditFiles,
   serviceLog,
 } from "./scenarios.js";
@@ -29,6 +30,10 @@ const expectSoft: Expect = {
   matches: (r, re, what) =>
     expect
       .soft(re.test(r.text), `${r.toolUseId}: ${what} (${re}) not in ${JSON.stringify(r.text.slice(0, 400))}`)
+      .toBe(true),
+  same: (r, actual, expected, what) =>
+    expect
+      .soft(actual === expected, `${r.toolUseId}: ${what} (${actual.length} vs ${expected.length} chars)`)
       .toBe(true),
   isError: (r, yes) => expect.soft(r.isError, `${r.toolUseId}: is_error`).toBe(yes),
 };
@@ -120,6 +125,11 @@ describe.skipIf(unavailable !== undefined)("what the model receives in Claude Co
   it("gets the content of every compression-family result, and each failure's code with its chip id", async () => {
     const log = serviceLog();
     await runCases("compression", () => compressionCases(expectSoft, log));
+  });
+
+  it("gets a retrieve too large to show inline as Claude Code's pointer to a file holding the original byte-exact", async () => {
+    const big = `${Array.from({ length: 4000 }, (_, i) => `2026-11-30T12:00:00Z INFO request id=${i} path=/api/x/${i % 97} status=200 took=${i % 13}ms`).join("\n")}\n`;
+    await runCases("oversize", () => oversizeCases(expectSoft, big));
   });
 
   it("gets the lines, diffs and chip ids of every edit-family result, and each failure's code with its chip id", async () => {

@@ -3,7 +3,7 @@
 // result. Every failing call's arguments are over the 50-byte chip threshold, so its error must
 // reach the model with the `chip://` id that keeps those arguments.
 import { createHash } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Received } from "./fakeModel.js";
 
@@ -21,6 +21,8 @@ export interface Case {
 
 export interface Expect {
   contains(r: Received, piece: string, what: string): void;
+  /** `actual === expected`, reported without printing either (they can be large). */
+  same(r: Received, actual: string, expected: string, what: string): void;
   matches(r: Received, re: RegExp, what: string): void;
   isError(r: Received, yes: boolean): void;
 }
@@ -189,6 +191,33 @@ export function compressionCases(x: Expect, log: string): Case[] {
       check: (r) => {
         x.isError(r, true);
         x.matches(r, ERROR_WITH_CHIP("cave_toon_invalid"), "code and chip id");
+      },
+    },
+  ];
+}
+
+/**
+ * A retrieve too large for Claude Code to show inline (it keeps MCP results under a token limit):
+ * the model gets Claude Code's pointer to a file, and that file must hold the original byte-exact,
+ * so nothing is lost silently on the way.
+ */
+export function oversizeCases(x: Expect, big: string): Case[] {
+  return [
+    {
+      id: "caveman_compress big",
+      tool: "caveman_compress",
+      input: () => ({ input: big }),
+      check: (r) => x.contains(r, `retrieve ${handleOf(big)}]`, "the recovery handle"),
+    },
+    {
+      id: "caveman_retrieve big",
+      tool: "caveman_retrieve",
+      input: () => ({ recovery_handle: handleOf(big) }),
+      check: (r) => {
+        x.isError(r, false);
+        const file = /saved to (\S+?\.txt)/.exec(r.text)?.[1];
+        x.matches(r, /saved to \S+\.txt/, "Claude Code's pointer to the saved result");
+        if (file) x.same(r, readFileSync(file, "utf8"), big, "the saved file, byte-exact");
       },
     },
   ];
