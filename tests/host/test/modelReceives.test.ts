@@ -3,9 +3,10 @@
 // the content must be in the tool result the model got (Claude Code forwards only the JSON of
 // `structuredContent` when a result has one, so a payload left out of it would fail here). Prints,
 // per call, how many characters the model received.
+import { rmSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { findClaude, runClaude, skipReason, workspace } from "./claude.js";
-import { type ScriptedTurn, startFakeModel } from "./fakeModel.js";
+import { type ClaudeRun, findClaude, runClaude, skipReason, workspace } from "./claude.js";
+import { type FakeModel, type ScriptedTurn, startFakeModel } from "./fakeModel.js";
 import {
   type Case,
   compressionCases,
@@ -61,15 +62,37 @@ async function runCases(label: string, make: (root: string) => Case[]) {
   const claude = findClaude();
   if (!("path" in claude)) throw new Error(claude.missing);
   const ws = workspace();
-  const cases = make(ws.root);
-  const { turns, idOf } = script(cases);
-  const fake = await startFakeModel(turns);
-  let run: Awaited<ReturnType<typeof runClaude>>;
   try {
-    run = await runClaude({ claude: claude.path, apiUrl: fake.url, ws, prompt: `Run the ${label} checks.` });
+    const cases = make(ws.root);
+    const { turns, idOf } = script(cases);
+    const fake = await startFakeModel(turns);
+    let run: ClaudeRun;
+    try {
+      run = await runClaude({
+        claude: claude.path,
+        apiUrl: fake.url,
+        ws,
+        prompt: `Run the ${label} checks.`,
+      });
+    } finally {
+      await fake.close();
+    }
+    check({ label, cases, idOf, fake, run });
   } finally {
-    await fake.close();
+    rmSync(ws.base, { recursive: true, force: true });
   }
+}
+
+interface Finished {
+  label: string;
+  cases: Case[];
+  idOf: Map<string, string>;
+  fake: FakeModel;
+  run: ClaudeRun;
+}
+
+/** Checks every case against the tool result the model received, and prints the size table. */
+function check({ label, cases, idOf, fake, run }: Finished): void {
   const results = fake.results();
   const got = (id: string) => results.get(idOf.get(id) ?? "");
   const detail = `exit ${run.code}; stderr: ${run.stderr.slice(-2000)}`;
