@@ -98,6 +98,10 @@ function check({ label, cases, idOf, fake, run }: Finished): void {
   const detail = `exit ${run.code}; stderr: ${run.stderr.slice(-2000)}`;
   expect(run.code, detail).toBe(0);
   expect(fake.scriptErrors).toEqual([]);
+  // The CLI's own verdict on the conversation: it finished, and it refused no tool call.
+  const result = run.events.findLast((e) => e.type === "result");
+  expect(result, `no result event; stdout: ${run.stdout.slice(-1000)}`).toMatchObject({ is_error: false });
+  expect(result?.permission_denials ?? [], "tool calls the CLI refused").toEqual([]);
   const toolSearch = results.get("t0_0");
   expect(toolSearch?.isError, `ToolSearch failed: ${toolSearch?.text}`).toBe(false);
   const rows: string[] = [];
