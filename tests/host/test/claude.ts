@@ -84,6 +84,7 @@ export interface RunOptions {
 
 export async function runClaude(options: RunOptions): Promise<ClaudeRun> {
   const { ws } = options;
+  if (!existsSync(SERVER_CLI)) throw new Error(`${SERVER_CLI} is missing; run \`pnpm build\` first`);
   const home = join(ws.base, "home");
   mkdirSync(home, { recursive: true });
   const mcpConfig = join(ws.base, "mcp.json");
