@@ -1,6 +1,7 @@
 // The be-* file tools over @caveman/edit-ops. Contract: arguments are validated strictly here and
 // handed to the editor unchanged (it re-checks them against the file); every path is confined to
 // the roots by the editor; write, replace and delete keep what they removed as content chips.
+// All are text tools: be-read's header line and numbered lines, or `renderEdit`'s summary and diff.
 import type { ChipStore } from "@caveman/chip-store";
 import type { Editor, ReadInput } from "@caveman/edit-ops";
 import { z } from "zod";
@@ -58,19 +59,7 @@ export function editTools(deps: EditDeps): ToolSpec[] {
         const head = `${r.path} lines ${r.start_line}-${r.end_line} of ${r.total_lines}, hash ${r.hash}, range ${r.range_hash}`;
         const tail =
           r.truncated && r.next ? `\n[capped: next range ${r.next.start_line}-${r.next.end_line}]` : "";
-        return {
-          text: `${head}\n${r.numbered}${tail}`,
-          structured: {
-            path: r.path,
-            total_lines: r.total_lines,
-            start_line: r.start_line,
-            end_line: r.end_line,
-            hash: r.hash,
-            range_hash: r.range_hash,
-            truncated: r.truncated,
-            next: r.next,
-          },
-        };
+        return { text: `${head}\n${r.numbered}${tail}` };
       },
     }),
     defineTool({
