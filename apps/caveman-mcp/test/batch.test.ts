@@ -87,7 +87,7 @@ describe("near misses and range hashes (real process)", () => {
     });
     expect(r.isError).toBe(true);
     expect(text(r)).toMatch(
-      /^be_no_match: `old` text was not found in .*a\.ts \(3 lines\); copy the file's text exactly, or replace by line range\nclosest:\n- line 2, \d\d% similar; line 2 col 1: file "\\treturn/,
+      /^be_no_match: `old` text was not found in .*a\.ts \(3 lines\); copy the file's text exactly, or replace by line range\nclosest:\n- line 2, \d\d% similar; line 2 col 19: file "\\treturn computeTotal\(items\);" vs old …" {3}return computeTotl\(items\);"; whitespace differs too \(line 2 col 1\)/,
     );
   });
 
