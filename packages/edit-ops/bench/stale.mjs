@@ -6,6 +6,8 @@
 //   needless refusal  the intended edit was still possible, but the edit was refused;
 //   silent wrong edit the edit went through and the file is not what was intended (the other
 //                     writer's change to the target was overwritten, or another line was hit).
+// `needless_on_repeated_line` counts the needless refusals whose target line's text also appears
+// elsewhere in the file (`}`, `  return x;`): a one-line range_hash cannot tell those copies apart.
 // Every trial is a real edit of a real file through the editor. The run is seeded: same figures
 // on every machine.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -64,6 +66,9 @@ export async function staleContext({ trials = 100, functions = 25, seed = 16 } =
   const editor = createEditor({ roots: [dir], journalDir, journalDepth: 1 });
   const path = join(dir, "code.ts");
   const base = baseFile(functions);
+  const seen = new Set();
+  const repeated = new Set();
+  for (const l of base) (seen.has(l) ? repeated : seen).add(l);
   const random = rng(seed);
   const plans = [];
   for (const scenario of SCENARIOS) {
@@ -87,7 +92,13 @@ export async function staleContext({ trials = 100, functions = 25, seed = 16 } =
       const tally = Object.fromEntries(
         SCENARIOS.map((s) => [
           s,
-          { correct_edit: 0, correct_refusal: 0, needless_refusal: 0, silent_wrong_edit: 0 },
+          {
+            correct_edit: 0,
+            correct_refusal: 0,
+            needless_refusal: 0,
+            needless_on_repeated_line: 0,
+            silent_wrong_edit: 0,
+          },
         ]),
       );
       for (const [n, p] of plans.entries()) {
@@ -127,6 +138,7 @@ export async function staleContext({ trials = 100, functions = 25, seed = 16 } =
         }
         if (refused) {
           t.needless_refusal++;
+          if (repeated.has(base[p.target - 1])) t.needless_on_repeated_line++;
           continue;
         }
         const intended = [...now];
@@ -155,7 +167,13 @@ function existsShm() {
 export function staleRows(result) {
   const rows = [];
   for (const guard of GUARDS) {
-    const sum = { correct_edit: 0, correct_refusal: 0, needless_refusal: 0, silent_wrong_edit: 0 };
+    const sum = {
+      correct_edit: 0,
+      correct_refusal: 0,
+      needless_refusal: 0,
+      needless_on_repeated_line: 0,
+      silent_wrong_edit: 0,
+    };
     for (const s of SCENARIOS) for (const k of Object.keys(sum)) sum[k] += result.table[guard][s][k];
     rows.push({ guard, scenario: "all", ...sum });
     for (const s of SCENARIOS) rows.push({ guard: "", scenario: s, ...result.table[guard][s] });
