@@ -8,6 +8,7 @@ import type { Change } from "./diff.js";
 import { EditError } from "./errors.js";
 import { processLocks } from "./lock.js";
 import type { Plan } from "./plan.js";
+import { rehash } from "./rehash.js";
 import { buildResult } from "./result.js";
 import { type Root, resolvePath } from "./roots.js";
 import { splice } from "./splice.js";
@@ -21,7 +22,6 @@ import {
   encode,
   encodeSpliced,
   lineEndingStyle,
-  sha256,
 } from "./text.js";
 import type { EditResult } from "./types.js";
 
@@ -126,7 +126,10 @@ export function createMutator({ roots, deps, io, maxDiffBytes }: MutatorContext)
     }
     const changed = loaded.bytes === null || !next.equals(loaded.bytes);
     const written = changed && !preview;
-    const hash = sha256(next);
+    const hash =
+      !changed && loaded.hash !== null
+        ? loaded.hash
+        : rehash(loaded.at.real, loaded.hash, next, samePrefix(splices), !preview);
     const before = loaded.doc ?? emptyDoc();
     const balance = changed && loaded.bytes ? checkBalance(loaded, before, after, changes) : null;
     if (balance) warnings.push(...balance.warnings);
@@ -161,6 +164,12 @@ export function createMutator({ roots, deps, io, maxDiffBytes }: MutatorContext)
       warnings,
       maxDiffBytes,
     });
+  };
+
+  /** Bytes at the start of the new file known to be the old file's: up to the first splice. */
+  const samePrefix = (splices: ByteSplice[] | undefined): number => {
+    const first = splices?.[0];
+    return first ? Math.min(first.at, first.oldStart) : 0;
   };
 
   /** Balance warnings; the whole-file tally is remembered per file hash, so repeat edits skip it. */
