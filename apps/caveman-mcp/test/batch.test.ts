@@ -1,19 +1,8 @@
 // be-batch, near-miss errors and range-checked edits through the real binary and the SDK Client.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { connect, type Sandbox, sandbox, text } from "./helpers.js";
-
-const open: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const c of open.splice(0)) await c.close();
-});
-
-async function client(box: Sandbox) {
-  const c = await connect(box);
-  open.push(c.client);
-  return c.client;
-}
+import { describe, expect, it } from "vitest";
+import { testClient as client, sandbox, text } from "./helpers.js";
 
 const FILE = `${Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join("\n")}\n`;
 
