@@ -1,5 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { locate, locateWork, rangeHash, SEARCH_BYTES, SEARCH_LINES } from "./anchor.js";
+import { isEditError } from "./errors.js";
 import { splitLines } from "./text.js";
 
 const doc = (text: string) => ({ bom: false, ...splitLines(text) });
@@ -39,5 +41,42 @@ describe("locate (range_hash search)", () => {
     const hash = rangeHash(before, 300, 301);
     const after = doc(`a\nb\n${big(1000)}`);
     expect(locate(after, 300, 301, { hash, moved: true }, "f")).toEqual({ start: 302, end: 303 });
+  });
+
+  it("returns only lines that hold the anchored text, and the moved ones when they are unique", () => {
+    const line = fc.constantFrom("a", "b", "}", "", "x = 1;", "y = 2;");
+    fc.assert(
+      fc.property(
+        fc.array(line, { minLength: 1, maxLength: 30 }),
+        fc.nat(),
+        fc.nat(3),
+        fc.array(line, { maxLength: 5 }),
+        fc.nat(),
+        fc.constantFrom(true, null),
+        (lines, s0, extra, inserted, at0, moved) => {
+          const before = doc(`${lines.join("\n")}\n`);
+          const start = 1 + (s0 % lines.length);
+          const end = Math.min(lines.length, start + extra);
+          const hash = rangeHash(before, start, end);
+          const at = at0 % start; // inserted above the range
+          const now = [...lines.slice(0, at), ...inserted, ...lines.slice(at)];
+          const after = doc(`${now.join("\n")}\n`);
+          const copies = now.filter(
+            (_, i) =>
+              i + 1 + end - start <= now.length && rangeHash(after, i + 1, i + 1 + end - start) === hash,
+          ).length;
+          try {
+            const got = locate(after, start, end, { hash, moved }, "f");
+            expect(rangeHash(after, got.start, got.end)).toBe(hash);
+            expect(got.start).toBe(start + inserted.length);
+          } catch (err) {
+            if (!isEditError(err) || err.code !== "conflict") throw err;
+            // Refused only when the text is in more than one place.
+            expect(copies).toBeGreaterThan(1);
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

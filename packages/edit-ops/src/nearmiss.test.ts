@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { normalizedText } from "./match.js";
 import { formatNearMisses, nearMisses, nearMissWork } from "./nearmiss.js";
@@ -77,5 +78,25 @@ describe("near-miss diagnostics", () => {
   it("offers nothing rather than noise when nothing is close", () => {
     const { doc, hay, starts } = prepare(big(50));
     expect(nearMisses(doc, hay, starts, "completely unrelated words here")).toEqual([]);
+  });
+
+  it("never throws and only names lines that exist, whatever the file and the needle", () => {
+    const text = fc.stringMatching(/^[ab \t\r\n{}();=x1-3]{0,120}$/);
+    fc.assert(
+      fc.property(text, text, (file, needle) => {
+        const { doc, hay, starts } = prepare(file);
+        const near = nearMisses(doc, hay, starts, needle.replace(/\r\n/g, "\n"));
+        expect(near.length).toBeLessThanOrEqual(3);
+        for (const c of near) {
+          expect(c.start_line).toBeGreaterThanOrEqual(1);
+          expect(c.end_line).toBeGreaterThanOrEqual(c.start_line);
+          expect(c.end_line).toBeLessThanOrEqual(doc.lines.length);
+          expect(c.similarity).toBeGreaterThanOrEqual(0);
+          expect(c.similarity).toBeLessThanOrEqual(1);
+          expect(c.detail.length).toBeLessThan(400);
+        }
+      }),
+      { numRuns: 400 },
+    );
   });
 });
