@@ -1,0 +1,25 @@
+/** A throwaway redis-server on 127.0.0.1 with its own data directory and no persistence. */
+export interface TestRedis {
+  readonly port: number;
+  /** redis://127.0.0.1:<port> */
+  readonly url: string;
+  readonly dir: string;
+  /** The server's pid, or undefined while it is down. */
+  readonly pid: number | undefined;
+  /** Run redis-cli against it; `input` goes to stdin (for `-x`). Resolves with stdout, trimmed. */
+  cli(args: string[], input?: Uint8Array | string): Promise<string>;
+  /** Send a signal (default SIGKILL) and wait for the process to exit. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+  /** Start it again on the same port and directory (after kill), empty. */
+  restart(): Promise<void>;
+  /** Kill it and remove its directory. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+export interface StartRedisOptions {
+  /** Extra redis-server arguments, e.g. ["--requirepass", "secret"]. */
+  args?: string[];
+}
+
+/** Start redis-server on a free loopback port; throws a clear error if it is not installed. */
+export function startRedis(options?: StartRedisOptions): Promise<TestRedis>;
