@@ -2,7 +2,7 @@
 // its own temp --dir, no RDB snapshots and no AOF, killed by stop(). Tests that need the server
 // killed and restarted mid-stream use kill() and restart() on the same port.
 import { execFile, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,7 +25,7 @@ function run(cmd, args, input) {
     const child = execFile(
       cmd,
       args,
-      { encoding: "buffer", maxBuffer: 64 * 1024 * 1024 },
+      { encoding: "buffer", maxBuffer: 64 * 1024 * 1024, timeout: 5000 },
       (err, stdout, stderr) => {
         if (err) reject(new Error(`${cmd} ${args.join(" ")} failed: ${err.message} ${stderr.toString()}`));
         else resolve(stdout.toString("utf8").trim());
@@ -36,9 +36,77 @@ function run(cmd, args, input) {
   });
 }
 
+/** A private CA and a server certificate for 127.0.0.1/localhost, made with the openssl CLI. */
+async function makeCertificates(dir) {
+  const at = (name) => join(dir, name);
+  writeFileSync(at("san.ext"), "subjectAltName=IP:127.0.0.1,DNS:localhost\n");
+  const subj = (cn) => ["-subj", `/CN=${cn}`];
+  await run("openssl", [
+    "req",
+    "-x509",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    "-days",
+    "2",
+    ...subj("caveman-test-ca"),
+    "-keyout",
+    at("ca.key"),
+    "-out",
+    at("ca.crt"),
+  ]);
+  await run("openssl", [
+    "req",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    ...subj("localhost"),
+    "-keyout",
+    at("server.key"),
+    "-out",
+    at("server.csr"),
+  ]);
+  await run("openssl", [
+    "x509",
+    "-req",
+    "-in",
+    at("server.csr"),
+    "-CA",
+    at("ca.crt"),
+    "-CAkey",
+    at("ca.key"),
+    "-CAcreateserial",
+    "-days",
+    "2",
+    "-extfile",
+    at("san.ext"),
+    "-out",
+    at("server.crt"),
+  ]);
+  return { caFile: at("ca.crt"), certFile: at("server.crt"), keyFile: at("server.key") };
+}
+
 export async function startRedis(options = {}) {
   const dir = mkdtempSync(join(tmpdir(), "caveman-redis-"));
   const port = await freePort();
+  const certs = options.tls ? await makeCertificates(dir) : undefined;
+  const listen = certs
+    ? [
+        "--port",
+        "0",
+        "--tls-port",
+        String(port),
+        "--tls-cert-file",
+        certs.certFile,
+        "--tls-key-file",
+        certs.keyFile,
+        "--tls-ca-cert-file",
+        certs.caFile,
+        "--tls-auth-clients",
+        "no",
+      ]
+    : ["--port", String(port)];
+  const cliArgs = certs ? ["--tls", "--cacert", certs.caFile, "-p", String(port)] : ["-p", String(port)];
   let child;
   let exited;
 
@@ -46,8 +114,7 @@ export async function startRedis(options = {}) {
     child = spawn(
       "redis-server",
       [
-        "--port",
-        String(port),
+        ...listen,
         "--bind",
         "127.0.0.1",
         "--dir",
@@ -84,7 +151,7 @@ export async function startRedis(options = {}) {
     const deadline = Date.now() + 10_000;
     for (;;) {
       const pong = await Promise.race([
-        run("redis-cli", ["-p", String(port), ...auth, "ping"]).catch(() => ""),
+        run("redis-cli", [...cliArgs, ...auth, "ping"]).catch(() => ""),
         spawnError,
       ]);
       if (pong === "PONG") return;
@@ -102,12 +169,13 @@ export async function startRedis(options = {}) {
   };
   return {
     port,
-    url: `redis://127.0.0.1:${port}`,
+    url: `${certs ? "rediss" : "redis"}://127.0.0.1:${port}`,
+    caFile: certs?.caFile,
     dir,
     get pid() {
       return child.exitCode === null && child.signalCode === null ? child.pid : undefined;
     },
-    cli: (args, input) => run("redis-cli", ["-p", String(port), ...args], input),
+    cli: (args, input) => run("redis-cli", [...cliArgs, ...args], input),
     kill,
     restart: launch,
     async stop() {

@@ -63,7 +63,10 @@ export function openTieredStore(opts: TieredStoreOptions): TieredStore {
     if (backlog.has(handle)) return;
     // A copy: the caller may reuse its buffer long before the link is back.
     const bytes = new Uint8Array(originalBytes(original));
-    if (bytes.byteLength > backlogLimit) return void (dropped += 1);
+    if (bytes.byteLength > backlogLimit) {
+      dropped += 1;
+      return;
+    }
     backlog.set(handle, { bytes, meta });
     backlogBytes += bytes.byteLength;
     for (const [oldest, p] of backlog) {

@@ -95,6 +95,9 @@ export function useRedisServer(): TestRedis {
     get dir() {
       return current().dir;
     },
+    get caFile() {
+      return current().caFile;
+    },
     get pid() {
       return current().pid;
     },

@@ -7,6 +7,7 @@
 // what to do, store_full for an out-of-memory server); the password is never part of a message.
 // State changes (first contact, lost, back) are reported once each through `onState`.
 import { readFileSync } from "node:fs";
+import { isIP } from "node:net";
 import { Redis, type RedisOptions } from "ioredis";
 import { CcrStoreError } from "../errors.js";
 import type { TeamLinkState } from "../team.js";
@@ -71,7 +72,13 @@ export function openTeamConnection(opts: TeamConnectionOptions): TeamConnection 
     ...(url.username !== undefined ? { username: url.username } : {}),
     ...(url.password !== undefined ? { password: url.password } : {}),
     ...(url.tls
-      ? { tls: { servername: url.host, ...(opts.tlsCaFile ? { ca: readFileSync(opts.tlsCaFile) } : {}) } }
+      ? {
+          tls: {
+            // SNI takes host names only (RFC 6066); an IP address is checked against the certificate as is.
+            ...(isIP(url.host) === 0 ? { servername: url.host } : {}),
+            ...(opts.tlsCaFile ? { ca: readFileSync(opts.tlsCaFile) } : {}),
+          },
+        }
       : {}),
     connectionName: `caveman-mcp:${url.namespace}`,
     connectTimeout: opts.connectTimeoutMs ?? 2000,
@@ -222,11 +229,13 @@ function describe(err: unknown, tls: boolean): string {
     return `authentication failed: ${text}; check the password (CAVEMAN_CCR_PASSWORD or the URL)`;
   }
   if (/NOPERM/.test(text)) return `the user lacks a permission: ${text}`;
+  // A plain server never answers a TLS hello (it waits for a newline), which shows as a timeout.
   if (
     tls &&
-    (/^ERR_SSL|^ERR_TLS|EPROTO/.test(e?.code ?? "") || /SSL|TLS|handshake|wrong version/i.test(text))
+    (/^ERR_SSL|^ERR_TLS|EPROTO|ETIMEDOUT|CERT|SELF_SIGNED/.test(e?.code ?? "") ||
+      /SSL|TLS|handshake|wrong version|certificate|ETIMEDOUT/i.test(text))
   ) {
-    return `TLS handshake failed (${text}); the server may not speak TLS: use redis:// for a plain server, or give its CA with CAVEMAN_CCR_TLS_CA`;
+    return `TLS handshake failed (${text}); if the server does not speak TLS use redis://, if its certificate comes from a private CA give that CA with CAVEMAN_CCR_TLS_CA`;
   }
   return text;
 }

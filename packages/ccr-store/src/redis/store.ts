@@ -206,7 +206,14 @@ export function openRedisStore(opts: RedisStoreOptions): TeamStore {
         bytes += Number(size);
         hits += Number(h);
       }
-      return { backend: "redis", entries, bytes, hits, budgetBytes: policy.budgetBytes, idleMs: policy.idleMs };
+      return {
+        backend: "redis",
+        entries,
+        bytes,
+        hits,
+        budgetBytes: policy.budgetBytes,
+        idleMs: policy.idleMs,
+      };
     },
 
     async close(): Promise<void> {
