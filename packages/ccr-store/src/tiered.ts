@@ -4,7 +4,8 @@
 //   the same original is then written through to the team store. A team store that is away, or
 //   that fails, never fails the put: while the link is down the original waits in a bounded
 //   in-memory backlog (oldest dropped first past `backlogBytes`) and is written when the link is
-//   back; a put never waits on a link already known to be down.
+//   back; a put never waits on a link already known to be down (only, boundedly, on the first
+//   connection still being made).
 // - get: a local hit never touches the network. A local miss asks the team store (bounded waits),
 //   caches what it finds locally, and passes on its verdicts: null (unknown), handle_expired,
 //   store_corrupt, store_unavailable.
@@ -83,7 +84,10 @@ export function openTieredStore(opts: TieredStoreOptions): TieredStore {
     meta?: CcrMeta,
   ): Promise<void> => {
     if (!team) return;
-    if (team.status().state !== "ready") return enqueue(handle, original, meta);
+    // While the first connection is still being made the put waits for it (bounded); once the
+    // link is known to be down it does not wait at all.
+    const state = team.status().state;
+    if (state === "down" || state === "closed") return enqueue(handle, original, meta);
     try {
       await team.put(original, meta);
     } catch (err) {

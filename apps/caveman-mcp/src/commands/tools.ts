@@ -42,7 +42,7 @@ export async function runToolCommand(
     const tools = createCavemanTools({
       families: ["compress"],
       session: new Session(),
-      ccr: stores.ccr,
+      ccr: stores.originals,
       store: stores.store,
     });
     const registry = new ToolRegistry({ tools, logger, maxResultBytes: config.maxResultBytes });

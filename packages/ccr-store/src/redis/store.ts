@@ -21,7 +21,7 @@ import {
   resolvePolicy,
 } from "../policy.js";
 import type { TeamLinkState, TeamStatus, TeamStore } from "../team.js";
-import { parseTeamUrl, type TeamUrl } from "../teamUrl.js";
+import { checkNamespace, parseTeamUrl, type TeamUrl } from "../teamUrl.js";
 import type { CcrMeta, CcrRecord, CcrStats, PutResult, StorePolicyOptions } from "../types.js";
 import { openTeamConnection } from "./connection.js";
 
@@ -34,8 +34,8 @@ const DEFAULT_GRACE_MS = 60_000;
 
 /** Options of the Redis/Valkey team store. */
 export interface RedisStoreOptions extends StorePolicyOptions {
-  /** `redis://…` or `rediss://…` (TLS); see parseTeamUrl for the settings it may carry. */
-  url: string;
+  /** `redis://…` or `rediss://…` (TLS), or its parsed form; see parseTeamUrl for the settings it may carry. */
+  url: string | TeamUrl;
   /** Namespace, overriding the URL's `?namespace=`. */
   namespace?: string;
   /** Password, overriding the URL's (keeps the secret out of a URL that is shown or stored). */
@@ -70,10 +70,12 @@ export function teamKeys(namespace: string, handle: string): [string, string] {
  * so a server can start serving while Redis is slow or away. Throws invalid_config on bad options.
  */
 export function openRedisStore(opts: RedisStoreOptions): TeamStore {
-  const url: TeamUrl = parseTeamUrl(opts.url, {
-    ...(opts.namespace !== undefined ? { namespace: opts.namespace } : {}),
+  const parsed = typeof opts.url === "string" ? parseTeamUrl(opts.url) : opts.url;
+  const url: TeamUrl = {
+    ...parsed,
+    ...(opts.namespace !== undefined ? { namespace: checkNamespace(opts.namespace) } : {}),
     ...(opts.password !== undefined ? { password: opts.password } : {}),
-  });
+  };
   const policy = resolvePolicy({
     ...(opts.clock !== undefined ? { clock: opts.clock } : {}),
     ...(opts.budgetBytes !== undefined ? { budgetBytes: opts.budgetBytes } : {}),

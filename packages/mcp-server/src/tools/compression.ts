@@ -2,7 +2,7 @@
 // through, anything the store refuses, and any re-compression of a retrieve's own output comes back
 // byte-identical with `ratio: 0`, `recovery_handle: null` and a `reason`, never as an error. Lossy
 // output is returned only after the original is in the CCR store under the handle it cites.
-import type { CcrStore } from "@caveman/ccr-store";
+import type { AnyCcrStore } from "@caveman/ccr-store";
 import { computeHandle } from "@caveman/ccr-store";
 import { compress, countTokens } from "@caveman/engine";
 import { z } from "zod";
@@ -19,7 +19,8 @@ export interface StoreInfo {
 }
 
 export interface CompressionDeps {
-  ccr: CcrStore;
+  /** A local store, or the tiered store (local first, then the team store). */
+  ccr: AnyCcrStore;
   session: Session;
   store: StoreInfo;
 }
@@ -60,7 +61,7 @@ export function compressTool(deps: CompressionDeps): ToolSpec {
     }),
     output: CompressOut,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
-    run: ({ input, hint, query }) => {
+    run: async ({ input, hint, query }) => {
       const handle = computeHandle(input);
       if (deps.session.isRetrievedOutput(handle)) {
         return passThrough(input, "text", countTokens(input), "retrieved_output", deps.session);
@@ -76,7 +77,7 @@ export function compressTool(deps: CompressionDeps): ToolSpec {
         return passThrough(input, result.kind, result.tokensIn, result.reason ?? "not_smaller", deps.session);
       }
       try {
-        deps.ccr.put(input, {
+        await deps.ccr.put(input, {
           kind: result.kind,
           producer: hint,
           tokensIn: result.tokensIn,
@@ -112,15 +113,17 @@ export function statsTool(deps: CompressionDeps): ToolSpec {
       saved_tokens_net: z.number(),
     }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
-    run: () => {
+    run: async () => {
       const stats = deps.session.stats();
       const store: Record<string, unknown> = { backend: deps.store.backend };
       if (deps.store.path) store.path = deps.store.path;
       if (deps.store.fallback) store.fallback = deps.store.fallback;
       try {
-        const s = deps.ccr.stats();
+        const s = await deps.ccr.stats();
         store.entries = s.entries;
         store.bytes = s.bytes;
+        // The tiered store adds its team link (URL with the password masked).
+        if ("team" in s && s.team) store.team = s.team;
       } catch (err) {
         store.error = toWireError(err)?.code ?? "cave_store_failed";
       }
