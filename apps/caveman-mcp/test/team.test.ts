@@ -7,7 +7,7 @@ import { startRedis, type TestRedis } from "@caveman/test-redis";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CLI, connect, type Sandbox, sandbox, text } from "./helpers.js";
+import { allText, CLI, connect, type Sandbox, sandbox, text } from "./helpers.js";
 
 let redis: TestRedis;
 beforeAll(async () => {
@@ -55,10 +55,11 @@ function bigJson(): string {
   );
 }
 
+/** Compress and return the recovery handle, which the result's note names. */
 async function compress(client: Client, input: string): Promise<string> {
   const r = (await client.callTool({ name: "caveman_compress", arguments: { input } })) as CallToolResult;
-  const handle = (r.structuredContent as { recovery_handle: string | null }).recovery_handle;
-  expect(handle).toMatch(/^ccr_/);
+  const handle = /retrieve (ccr_[0-9a-f]{32})\]/.exec(allText(r))?.[1];
+  expect(handle, allText(r).slice(-300)).toMatch(/^ccr_/);
   return handle!;
 }
 
@@ -67,6 +68,16 @@ async function retrieve(client: Client, handle: string): Promise<CallToolResult>
     name: "caveman_retrieve",
     arguments: { recovery_handle: handle },
   })) as CallToolResult;
+}
+
+/** Retrieve until it stops failing (the team store coming back); the first success is returned. */
+async function retrieveOnceBack(client: Client, handle: string): Promise<CallToolResult> {
+  let result: CallToolResult | undefined;
+  await waitFor(async () => {
+    result = await retrieve(client, handle);
+    return !result.isError;
+  }, 15_000);
+  return result!;
 }
 
 async function waitFor(check: () => Promise<boolean> | boolean, ms = 10_000): Promise<void> {
@@ -138,12 +149,7 @@ describe("team store across server processes", () => {
 
     await redis.restart();
     // a writes its backlog through once the link is back; then b can resolve what a made meanwhile.
-    let after: CallToolResult | undefined;
-    await waitFor(async () => {
-      after = await retrieve(b.client, h2);
-      return !after.isError;
-    }, 15_000);
-    expect(text(after)).toBe(during);
+    expect(text(await retrieveOnceBack(b.client, h2))).toBe(during);
     expect(a.stderr()).toMatch(/reachable again/);
   });
 
@@ -165,12 +171,7 @@ describe("team store across server processes", () => {
     expect(Date.now() - t0).toBeLessThan(3000);
     expect(text(stalled)).toMatch(/^cave_store_unavailable:/);
     await stall;
-    let after: CallToolResult | undefined;
-    await waitFor(async () => {
-      after = await retrieve(b.client, h2);
-      return !after.isError;
-    });
-    expect(text(after)).toBe(other);
+    expect(text(await retrieveOnceBack(b.client, h2))).toBe(other);
   });
 
   it("says a handle expired, distinct from unknown, once its idle window ran out", async () => {
