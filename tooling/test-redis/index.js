@@ -20,12 +20,12 @@ function freePort() {
   });
 }
 
-function run(cmd, args, input) {
+function run(cmd, args, input, timeout = 0) {
   return new Promise((resolve, reject) => {
     const child = execFile(
       cmd,
       args,
-      { encoding: "buffer", maxBuffer: 64 * 1024 * 1024, timeout: 5000 },
+      { encoding: "buffer", maxBuffer: 64 * 1024 * 1024, timeout },
       (err, stdout, stderr) => {
         if (err) reject(new Error(`${cmd} ${args.join(" ")} failed: ${err.message} ${stderr.toString()}`));
         else resolve(stdout.toString("utf8").trim());
@@ -45,7 +45,9 @@ async function makeCertificates(dir) {
     "req",
     "-x509",
     "-newkey",
-    "rsa:2048",
+    "ec",
+    "-pkeyopt",
+    "ec_paramgen_curve:prime256v1",
     "-nodes",
     "-days",
     "2",
@@ -58,7 +60,9 @@ async function makeCertificates(dir) {
   await run("openssl", [
     "req",
     "-newkey",
-    "rsa:2048",
+    "ec",
+    "-pkeyopt",
+    "ec_paramgen_curve:prime256v1",
     "-nodes",
     ...subj("localhost"),
     "-keyout",
@@ -151,7 +155,7 @@ export async function startRedis(options = {}) {
     const deadline = Date.now() + 10_000;
     for (;;) {
       const pong = await Promise.race([
-        run("redis-cli", [...cliArgs, ...auth, "ping"]).catch(() => ""),
+        run("redis-cli", [...cliArgs, ...auth, "ping"], undefined, 5000).catch(() => ""),
         spawnError,
       ]);
       if (pong === "PONG") return;

@@ -13,7 +13,7 @@ export { prepareStoreLocation, resolveStoreLocation, type StoreEnv, type StoreLo
 export { type MemoryStoreOptions, openMemoryStore } from "./memory.js";
 export { DEFAULT_BUDGET_BYTES, DEFAULT_IDLE_MS, MAX_ORIGINAL_BYTES } from "./policy.js";
 export type { TeamLinkState, TeamStatus, TeamStore } from "./team.js";
-export { checkNamespace, DEFAULT_NAMESPACE, maskTeamUrl, parseTeamUrl, type TeamUrl } from "./teamUrl.js";
+export { parseTeamUrl, type TeamUrl } from "./teamUrl.js";
 export { originalText } from "./text.js";
 export {
   openTieredStore,

@@ -27,7 +27,7 @@ export interface TeamUrl {
   masked: string;
 }
 
-export const DEFAULT_NAMESPACE = "default";
+const DEFAULT_NAMESPACE = "default";
 const NAMESPACE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const SETTINGS = ["namespace", "idle", "max_age", "max_bytes"] as const;
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -110,15 +110,6 @@ export function parseTeamUrl(
     maxOriginalBytes: optional(settings.get("max_bytes"), size),
     masked: masked.href,
   };
-}
-
-/** `redis://…` text with any password replaced by `***`, for messages about a URL that did not parse. */
-export function maskTeamUrl(text: string): string {
-  try {
-    return parseTeamUrl(text).masked;
-  } catch {
-    return text.replace(/\/\/[^/@]*@/, "//***@");
-  }
 }
 
 function optional<T>(value: string | undefined, parse: (v: string) => T): T | undefined {
