@@ -52,6 +52,7 @@ describe("parseTeamUrl", () => {
       ["redis://h?max_bytes=lots", /byte size/],
       ["redis://h?namespace=a&namespace=b", /twice/],
       ["not a url :secret@", /not a valid URL/],
+      ["redis://u:secret%zz@h", /malformed %-escape/],
     ];
     for (const [text, message] of cases) {
       let err: unknown;

@@ -92,8 +92,8 @@ export function parseTeamUrl(
     settings.set(key, value);
   }
   const namespace = checkNamespace(overrides.namespace ?? settings.get("namespace") ?? DEFAULT_NAMESPACE);
-  const username = url.username === "" ? undefined : decodeURIComponent(url.username);
-  const urlPassword = url.password === "" ? undefined : decodeURIComponent(url.password);
+  const username = url.username === "" ? undefined : decode(url.username, "user name");
+  const urlPassword = url.password === "" ? undefined : decode(url.password, "password");
   const masked = new URL(url.href);
   if (masked.password !== "") masked.password = "***";
   if (overrides.namespace !== undefined) masked.searchParams.set("namespace", namespace);
@@ -110,6 +110,14 @@ export function parseTeamUrl(
     maxOriginalBytes: optional(settings.get("max_bytes"), size),
     masked: masked.href,
   };
+}
+
+function decode(part: string, what: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    throw bad(`the team store URL's ${what} has a malformed %-escape`);
+  }
 }
 
 function optional<T>(value: string | undefined, parse: (v: string) => T): T | undefined {
