@@ -2,11 +2,4 @@
 // the root entry so that importing @caveman/ccr-store never loads network code; this subpath is
 // the one place of the store that connects anywhere (only to the URL it is given).
 
-export {
-  DEFAULT_TEAM_IDLE_MS,
-  DEFAULT_TEAM_MAX_AGE_MS,
-  DEFAULT_TEAM_MAX_ORIGINAL_BYTES,
-  openRedisStore,
-  type RedisStoreOptions,
-  teamKeys,
-} from "./redis/store.js";
+export { openRedisStore, type RedisStoreOptions, teamKeys } from "./redis/store.js";

@@ -26,9 +26,9 @@ import type { CcrMeta, CcrRecord, CcrStats, PutResult, StorePolicyOptions } from
 import { openTeamConnection } from "./connection.js";
 
 const DAY = 86_400_000;
-export const DEFAULT_TEAM_IDLE_MS = 7 * DAY;
-export const DEFAULT_TEAM_MAX_AGE_MS = 30 * DAY;
-export const DEFAULT_TEAM_MAX_ORIGINAL_BYTES = 32 * 1024 * 1024;
+const DEFAULT_TEAM_IDLE_MS = 7 * DAY;
+const DEFAULT_TEAM_MAX_AGE_MS = 30 * DAY;
+const DEFAULT_TEAM_MAX_ORIGINAL_BYTES = 32 * 1024 * 1024;
 const DEFAULT_TOMBSTONE_MS = 7 * DAY;
 const DEFAULT_GRACE_MS = 60_000;
 
