@@ -57,7 +57,7 @@ describe("modern era (2026-07-28) over stdio, raw bytes", () => {
     expect(list?.result?.resultType).toBe("complete");
     expect(list?.result?.ttlMs).toBe(3_600_000);
     expect(list?.result?.cacheScope).toBe("private");
-    expect((list?.result?.tools as unknown[]).length).toBe(5);
+    expect(list?.result?.tools).toHaveLength(5);
     expect(list?.result?._meta?.[SERVER_INFO]).toMatchObject({ name: "caveman-mcp" });
     const [call] = await ask(
       raw,
