@@ -30,20 +30,30 @@ async function expectEveryToolCalled(listed: string[], call: CallTool, box: Sand
   expect([...new Set(called)].sort()).toEqual([...listed].sort());
 }
 
+/** What the v1 and v2 SDK clients have in common for this test. */
+interface SdkClient {
+  listTools(): Promise<{ tools: Array<{ name: string }> }>;
+  callTool(request: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+}
+
+async function listAndCallEveryTool(client: SdkClient, box: Sandbox): Promise<void> {
+  const { tools } = await client.listTools();
+  await expectEveryToolCalled(
+    tools.map((t) => t.name),
+    async (name, args) => {
+      const r = (await client.callTool({ name, arguments: args })) as Reply;
+      return { text: joinText(r), isError: r.isError === true };
+    },
+    box,
+  );
+}
+
 describe("SDK clients of both eras (real process)", () => {
   it("the v1 client (legacy handshake) lists and calls every tool", async () => {
     const box = sandbox();
     const { client } = await connect(box);
     open.push(client);
-    const { tools } = await client.listTools();
-    await expectEveryToolCalled(
-      tools.map((t) => t.name),
-      async (name, args) => {
-        const r = (await client.callTool({ name, arguments: args })) as Reply;
-        return { text: joinText(r), isError: r.isError === true };
-      },
-      box,
-    );
+    await listAndCallEveryTool(client, box);
   });
 
   for (const [label, mode, era] of [
@@ -68,15 +78,7 @@ describe("SDK clients of both eras (real process)", () => {
       open.push(client);
       expect(client.getNegotiatedProtocolVersion()).toBe(era);
       expect(client.getServerVersion()?.name).toBe("caveman-mcp");
-      const { tools } = await client.listTools();
-      await expectEveryToolCalled(
-        tools.map((t) => t.name),
-        async (name, args) => {
-          const r = (await client.callTool({ name, arguments: args })) as Reply;
-          return { text: joinText(r), isError: r.isError === true };
-        },
-        box,
-      );
+      await listAndCallEveryTool(client, box);
     });
   }
 });

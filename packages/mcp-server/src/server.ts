@@ -88,14 +88,19 @@ function watchClientRoots(
   onRoots: (roots: ClientRoot[]) => void,
   logger: Logger,
 ): void {
+  // Answers can overtake each other (a change notification right after initialized): only the
+  // answer to the latest question counts.
+  let asked = 0;
   const ask = (): void => {
     const caps = capabilities();
     if (caps === null || typeof caps !== "object" || !("roots" in caps)) return;
+    const question = ++asked;
     server
       .listRoots()
-      .then((answer) =>
-        onRoots(answer.roots.map((r) => ({ uri: r.uri, ...(r.name ? { name: r.name } : {}) }))),
-      )
+      .then((answer) => {
+        if (question !== asked) return;
+        onRoots(answer.roots.map((r) => ({ uri: r.uri, ...(r.name ? { name: r.name } : {}) })));
+      })
       .catch((err: unknown) =>
         logger.warn(`roots/list failed: ${err instanceof Error ? err.message : String(err)}`),
       );

@@ -54,19 +54,18 @@ export async function runDoctor(
   }
   if (config.implicitRootRefusal)
     checks.push({ ok: false, what: "root", detail: config.implicitRootRefusal });
-  else
-    for (const root of config.roots) {
-      try {
-        accessSync(root, constants.R_OK | constants.W_OK);
-        checks.push({ ok: true, what: "root", detail: `${root} readable and writable` });
-      } catch (err) {
-        checks.push({
-          ok: false,
-          what: "root",
-          detail: `${root} not readable/writable (${(err as NodeJS.ErrnoException).code})`,
-        });
-      }
+  for (const root of config.implicitRootRefusal ? [] : config.roots) {
+    try {
+      accessSync(root, constants.R_OK | constants.W_OK);
+      checks.push({ ok: true, what: "root", detail: `${root} readable and writable` });
+    } catch (err) {
+      checks.push({
+        ok: false,
+        what: "root",
+        detail: `${root} not readable/writable (${(err as NodeJS.ErrnoException).code})`,
+      });
     }
+  }
   const effective = {
     version: VERSION,
     roots: config.roots,
