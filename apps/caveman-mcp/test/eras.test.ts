@@ -133,6 +133,22 @@ describe("modern era (2026-07-28) over stdio, raw bytes", () => {
       /cave_invalid_arguments: .*\(saved as chip:\/\/[0-9a-f]{6}\)/,
     );
   });
+
+  it("keeps a chip of a tools/call refused for its version, before any validation", async () => {
+    const raw = start(["--tools", "compress"]);
+    const [r] = await ask(
+      raw,
+      line(1, "tools/call", {
+        name: "caveman_compress",
+        arguments: { input: "a long enough input for the chip threshold to apply to this call" },
+        _meta: meta("2099-01-01"),
+      }),
+    );
+    expect(r?.error?.code).toBe(-32022);
+    expect(r?.error?.message).toMatch(
+      /^Unsupported protocol version: 2099-01-01 .*\(saved as chip:\/\/[0-9a-f]{6}\)$/,
+    );
+  });
 });
 
 describe("legacy era over stdio, raw bytes", () => {
