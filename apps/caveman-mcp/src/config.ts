@@ -4,7 +4,7 @@
 // binary never half-starts on a bad setting.
 import { statSync } from "node:fs";
 import { homedir as osHomedir, tmpdir as osTmpdir } from "node:os";
-import { delimiter, isAbsolute, resolve } from "node:path";
+import { delimiter, isAbsolute, parse, resolve } from "node:path";
 import { isCcrStoreError, parseTeamUrl, resolveStoreLocation, type TeamUrl } from "@caveman/ccr-store";
 import { defaultChipDir } from "@caveman/chip-store";
 import type { ToolFamily } from "@caveman/mcp-server";
@@ -26,6 +26,12 @@ export interface Config {
   sqliteBinding: string | undefined;
   /** The team store (`--ccr-url`), password included: show only `team.url.masked`. */
   team: { url: TeamUrl; tlsCaFile: string | undefined } | undefined;
+  /**
+   * Set when no root was given and the working directory (the implicit default) is the file
+   * system root or the home directory: the server refuses to start its edit tools there, and
+   * `doctor` fails, both with this text.
+   */
+  implicitRootRefusal: string | undefined;
   /** Where each setting came from, for `doctor`. */
   sources: Record<string, "flag" | "env" | "default">;
 }
@@ -69,6 +75,13 @@ export function loadConfig(input: ConfigInput): { command: Command; config: Conf
 
   const familiesRaw = pick("families", flags.tools, "CAVEMAN_TOOLS") ?? "compress,edit";
   const families = parseFamilies(familiesRaw, sources.families === "flag" ? "--tools" : "CAVEMAN_TOOLS");
+
+  const implicitRootRefusal =
+    families.includes("edit") &&
+    sources.roots === "default" &&
+    (parse(cwd).root === cwd || resolve(cwd) === resolve(home))
+      ? `refusing to use ${cwd} (the working directory${resolve(cwd) === resolve(home) ? ", your home directory" : ", the file system root"}) as the edit root; name the project with --root DIR (or CAVEMAN_ROOTS), or serve only the compression tools with --tools compress`
+      : undefined;
 
   let store: Config["store"];
   if (flags.ephemeral) {
@@ -142,6 +155,7 @@ export function loadConfig(input: ConfigInput): { command: Command; config: Conf
       maxResultBytes,
       sqliteBinding,
       team,
+      implicitRootRefusal,
       sources,
     },
   };

@@ -54,7 +54,9 @@ export async function runDoctor(
   } finally {
     stores.close();
   }
-  for (const root of config.roots) {
+  if (config.implicitRootRefusal)
+    checks.push({ ok: false, what: "root", detail: config.implicitRootRefusal });
+  for (const root of config.implicitRootRefusal ? [] : config.roots) {
     try {
       accessSync(root, constants.R_OK | constants.W_OK);
       checks.push({ ok: true, what: "root", detail: `${root} readable and writable` });
