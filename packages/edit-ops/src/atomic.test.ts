@@ -1,8 +1,10 @@
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { removeStaleTemps, tempName, writeAtomic } from "./atomic.js";
+import { removeStaleTemps, TEMP_SUFFIX, tempName, writeAtomic } from "./atomic.js";
+import { plainDir } from "./confine.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -15,12 +17,18 @@ const tmp = () => {
 };
 const io = { randomHex: () => "00112233445566ff", now: () => Date.now() };
 
+/** The pid of a process that has exited (so certainly not running now). */
+function deadPid(): number {
+  const r = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]);
+  return Number(r.stdout.toString());
+}
+
 describe("writeAtomic", () => {
   it("replaces the bytes and copies the old mode", async () => {
     const d = tmp();
     const f = join(d, "f");
     writeFileSync(f, "old", { mode: 0o640 });
-    await writeAtomic(f, Buffer.from("new"), { ...io, previous: statSync(f) });
+    await writeAtomic(plainDir(d), "f", Buffer.from("new"), { ...io, previous: statSync(f) });
     expect(readFileSync(f, "utf8")).toBe("new");
     expect(statSync(f).mode & 0o777).toBe(0o640);
     expect(readdirSync(d)).toEqual(["f"]);
@@ -32,7 +40,7 @@ describe("writeAtomic", () => {
     writeFileSync(f, "old");
     const changed = Object.assign(new Error("changed underneath"), {});
     await expect(
-      writeAtomic(f, Buffer.from("new"), {
+      writeAtomic(plainDir(d), "f", Buffer.from("new"), {
         ...io,
         previous: statSync(f),
         beforeRename: async () => {
@@ -47,21 +55,45 @@ describe("writeAtomic", () => {
   it("creates new files with the requested mode", async () => {
     const d = tmp();
     const f = join(d, "secret");
-    await writeAtomic(f, Buffer.from("x"), { ...io, previous: null, mode: 0o600 });
+    await writeAtomic(plainDir(d), "secret", Buffer.from("x"), { ...io, previous: null, mode: 0o600 });
     expect(statSync(f).mode & 0o777).toBe(0o600);
+  });
+
+  it("an exclusive creation never replaces a file that appeared meanwhile", async () => {
+    const d = tmp();
+    const f = join(d, "new.txt");
+    await expect(
+      writeAtomic(plainDir(d), "new.txt", Buffer.from("mine"), {
+        ...io,
+        previous: null,
+        exclusive: true,
+        beforeRename: async () => writeFileSync(f, "theirs"),
+      }),
+    ).rejects.toMatchObject({ code: "conflict" });
+    expect(readFileSync(f, "utf8")).toBe("theirs");
+    expect(readdirSync(d)).toEqual(["new.txt"]);
   });
 });
 
 describe("removeStaleTemps", () => {
-  it("removes only our temp files for that target, and only once they are stale", async () => {
+  it("removes a crashed writer's temp files at once, keeps a live writer's and other names", async () => {
     const d = tmp();
-    const target = join(d, "f.txt");
-    const ours = tempName(target, "aaaaaaaaaaaaaaaa");
-    writeFileSync(ours, "x");
+    const dead = `.f.txt.${deadPid()}-aaaaaaaaaaaaaaaa${TEMP_SUFFIX}`;
+    const live = tempName("f.txt", "bbbbbbbbbbbbbbbb"); // this process: alive
+    writeFileSync(join(d, dead), "x");
+    writeFileSync(join(d, live), "x");
     writeFileSync(join(d, ".f.txt.keep.tmp"), "x");
-    writeFileSync(join(d, ".other.txt.aaaaaaaaaaaaaaaa.caveman-tmp"), "x");
-    expect(await removeStaleTemps(target, Date.now())).toBe(0);
-    expect(await removeStaleTemps(target, Date.now() + 3600_000)).toBe(1);
-    expect(readdirSync(d).sort()).toEqual([".f.txt.keep.tmp", ".other.txt.aaaaaaaaaaaaaaaa.caveman-tmp"]);
+    writeFileSync(join(d, `.other.txt.1-aaaaaaaaaaaaaaaa${TEMP_SUFFIX}`), "x");
+    expect(await removeStaleTemps(plainDir(d), "f.txt", Date.now())).toBe(1);
+    expect(readdirSync(d).sort()).toEqual(
+      [".f.txt.keep.tmp", `.other.txt.1-aaaaaaaaaaaaaaaa${TEMP_SUFFIX}`, live].sort(),
+    );
+  });
+
+  it("removes old-style temp names (no pid) only once they are ten minutes old", async () => {
+    const d = tmp();
+    writeFileSync(join(d, `.f.txt.aaaaaaaaaaaaaaaa${TEMP_SUFFIX}`), "x");
+    expect(await removeStaleTemps(plainDir(d), "f.txt", Date.now())).toBe(0);
+    expect(await removeStaleTemps(plainDir(d), "f.txt", Date.now() + 3600_000)).toBe(1);
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openRoots, resolvePath } from "./roots.js";
-import { commit, load, type StoreDeps } from "./store.js";
+import { commit, type Loaded, type StoreDeps, withLoaded } from "./store.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -13,11 +13,15 @@ afterEach(() => {
 function env() {
   const root = realpathSync(mkdtempSync(join(tmpdir(), "edit-ops-store-")));
   dirs.push(root);
+  const roots = openRoots([root]);
   const deps: StoreDeps = {
+    roots,
     maxFileBytes: 1 << 20,
+    lockTimeoutMs: 1000,
+    randomHex: () => "0123456789abcdef",
     journal: { dir: join(root, ".journal"), depth: 5, randomHex: () => "0123456789abcdef", now: Date.now },
   };
-  return { root, deps, roots: openRoots([root]) };
+  return { root, deps, roots };
 }
 
 const io = { op: "replace", journal: true, randomHex: () => "fedcba9876543210", now: Date.now };
@@ -27,17 +31,23 @@ describe("commit", () => {
     const { root, deps, roots } = env();
     const f = join(root, "a.txt");
     writeFileSync(f, "one\n");
-    const loaded = await load(deps, await resolvePath("a.txt", roots), true);
-    writeFileSync(f, "someone else, longer\n");
-    await expect(commit(deps, loaded, Buffer.from("mine\n"), io)).rejects.toMatchObject({ code: "conflict" });
+    const at = await resolvePath("a.txt", roots);
+    await withLoaded(deps, at, { mustExist: true, lock: true }, async (loaded: Loaded) => {
+      writeFileSync(f, "someone else, longer\n");
+      await expect(commit(deps, loaded, Buffer.from("mine\n"), io)).rejects.toMatchObject({
+        code: "conflict",
+      });
+    });
     expect(readFileSync(f, "utf8")).toBe("someone else, longer\n");
   });
 
   it("refuses to create a file that appeared after it was found missing", async () => {
     const { root, deps, roots } = env();
-    const loaded = await load(deps, await resolvePath("b.txt", roots), false);
-    writeFileSync(join(root, "b.txt"), "theirs");
-    await expect(commit(deps, loaded, Buffer.from("mine"), io)).rejects.toMatchObject({ code: "conflict" });
+    const at = await resolvePath("b.txt", roots);
+    await withLoaded(deps, at, { mustExist: false, lock: true }, async (loaded: Loaded) => {
+      writeFileSync(join(root, "b.txt"), "theirs");
+      await expect(commit(deps, loaded, Buffer.from("mine"), io)).rejects.toMatchObject({ code: "conflict" });
+    });
     expect(readFileSync(join(root, "b.txt"), "utf8")).toBe("theirs");
   });
 });

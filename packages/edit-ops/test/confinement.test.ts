@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import {
   mkdirSync,
   mkdtempSync,
@@ -94,6 +95,26 @@ describe("confinement", () => {
     expect(loop.message).toContain("loop");
     expect((await failure(editor.read({ path: "loop-a/inner.txt" }))).code).toBe("invalid_argument");
     expect(readdirSync(root).sort()).toEqual(["dangling", "loop-a", "loop-b"]);
+  });
+
+  it("calls a link to a pipe (/dev/stdin) not a regular file, not a dangling symlink", async () => {
+    const { editor, abs, journalDir } = setup();
+    const child = spawn(process.execPath, ["-e", "setTimeout(() => {}, 10000)"], {
+      stdio: ["pipe", "ignore", "ignore"],
+    });
+    onTestFinished(() => {
+      child.kill();
+    });
+    const fd = (child.stdin as unknown as { _handle: { fd: number } })._handle.fd;
+    symlinkSync(`/proc/self/fd/${fd}`, abs("pipe-link"));
+    for (const err of [
+      await failure(editor.read({ path: "pipe-link" })),
+      await failure(createEditor({ roots: ["/"], journalDir }).read({ path: "/dev/stdin" })),
+    ]) {
+      expect(err.message).not.toContain("does not exist");
+      expect(err.code).toBe("invalid_argument");
+      expect(err.message).toContain("not a regular file");
+    }
   });
 
   it("refuses a path that names a directory instead of creating a file named like it", async () => {

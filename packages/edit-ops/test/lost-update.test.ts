@@ -28,7 +28,10 @@ interface Rec {
 
 function run(args: string[]): Promise<Rec[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(import.meta.dirname, "fixtures", "edit-worker.mjs"), ...args]);
+    const child = spawn(process.execPath, [
+      join(import.meta.dirname, "fixtures", "edit-worker.mjs"),
+      ...args,
+    ]);
     let out = "";
     let err = "";
     child.stdout.on("data", (c) => {
@@ -39,75 +42,86 @@ function run(args: string[]): Promise<Rec[]> {
     });
     child.on("exit", (code) => {
       if (code !== 0) reject(new Error(`worker exited ${code}: ${err}`));
-      else resolve(out.trim().split("\n").map((l) => JSON.parse(l) as Rec));
+      else
+        resolve(
+          out
+            .trim()
+            .split("\n")
+            .map((l) => JSON.parse(l) as Rec),
+        );
     });
   });
 }
 
 describe("edits from several processes on one file", () => {
-  it(
-    `loses no successful edit and keeps every expected_hash rule (${PROCS} processes x ${EDITS} edits)`,
-    async () => {
-      const root = realpathSync(mkdtempSync(join(tmpdir(), "edit-ops-lost-")));
-      onTestFinished(() => rmSync(root, { recursive: true, force: true }));
-      const file = join(root, "shared.txt");
-      writeFileSync(file, "base\n");
-      const start = createHash("sha256").update("base\n").digest("hex");
-      const results = await Promise.all(
-        Array.from({ length: PROCS }, (_, i) =>
-          run([root, join(root, ".journal"), file, String(i), String(EDITS)]),
-        ),
-      );
-      const finalText = readFileSync(file, "utf8");
-      const finalHash = createHash("sha256").update(finalText).digest("hex");
-      const present = new Set(finalText.split("\n"));
+  it(`loses no successful edit and keeps every expected_hash rule (${PROCS} processes x ${EDITS} edits)`, async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), "edit-ops-lost-")));
+    onTestFinished(() => rmSync(root, { recursive: true, force: true }));
+    const file = join(root, "shared.txt");
+    writeFileSync(file, "base\n");
+    const start = createHash("sha256").update("base\n").digest("hex");
+    const results = await Promise.all(
+      Array.from({ length: PROCS }, (_, i) =>
+        run([root, join(root, ".journal"), file, String(i), String(EDITS)]),
+      ),
+    );
+    const finalText = readFileSync(file, "utf8");
+    const finalHash = createHash("sha256").update(finalText).digest("hex");
+    const present = new Set(finalText.split("\n"));
 
-      let ok = 0;
-      let failed = 0;
-      const codes: Record<string, number> = {};
-      const missing: string[] = [];
-      const brokenGuards: Rec[] = [];
-      // History check: successful edits are edges old_hash -> hash; one history means an Euler
-      // trail from the start state to the final state using every edge exactly once.
-      const outDeg = new Map<string, number>();
-      const inDeg = new Map<string, number>();
-      const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
-      for (const recs of results) {
-        const final = recs.find((r) => r.final)?.final ?? [];
-        for (const t of final) if (!present.has(t)) missing.push(t);
-        for (const r of recs) {
-          if (r.final) continue;
-          if (!r.ok) {
-            failed++;
-            codes[r.code!] = (codes[r.code!] ?? 0) + 1;
-            continue;
-          }
-          ok++;
-          if (r.expected && r.old_hash !== r.expected) brokenGuards.push(r);
-          if (r.old_hash !== r.hash) {
-            bump(outDeg, r.old_hash!);
-            bump(inDeg, r.hash!);
-          }
+    let ok = 0;
+    let failed = 0;
+    const codes: Record<string, number> = {};
+    const missing: string[] = [];
+    const brokenGuards: Rec[] = [];
+    // History check: successful edits are edges old_hash -> hash; one history means an Euler
+    // trail from the start state to the final state using every edge exactly once.
+    const outDeg = new Map<string, number>();
+    const inDeg = new Map<string, number>();
+    const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
+    for (const recs of results) {
+      const final = recs.find((r) => r.final)?.final ?? [];
+      for (const t of final) if (!present.has(t)) missing.push(t);
+      for (const r of recs) {
+        if (r.final) continue;
+        if (!r.ok) {
+          failed++;
+          codes[r.code!] = (codes[r.code!] ?? 0) + 1;
+          continue;
+        }
+        ok++;
+        if (r.expected && r.old_hash !== r.expected) brokenGuards.push(r);
+        if (r.old_hash !== r.hash) {
+          bump(outDeg, r.old_hash!);
+          bump(inDeg, r.hash!);
         }
       }
-      // Unbalanced states: where the history starts and ends may differ by one; any other
-      // imbalance is an edit whose result was overwritten (a branch in the history).
-      const states = new Set([...outDeg.keys(), ...inDeg.keys()]);
-      const branches: string[] = [];
-      for (const s of states) {
-        let d = (outDeg.get(s) ?? 0) - (inDeg.get(s) ?? 0);
-        if (s === start) d -= 1;
-        if (s === finalHash) d += 1;
-        if (d !== 0) branches.push(`${s.slice(0, 12)}:${d}`);
-      }
-      const report = { procs: PROCS, edits: EDITS, ok, failed, codes, missing: missing.length, branches: branches.length, brokenGuards: brokenGuards.length };
-      process.stderr.write(`lost-update report: ${JSON.stringify(report)}\n`);
-      // Guarded edits race each other by design (conflict is their correct answer); the rest succeed.
-      expect(ok).toBeGreaterThan(PROCS * EDITS * 0.25);
-      // A worker's own token vanishing ("lost") or not found for its replace is a lost update too.
-      expect({ lost: codes.lost ?? 0, no_match: codes.no_match ?? 0 }).toEqual({ lost: 0, no_match: 0 });
-      expect({ missing, branches, brokenGuards }).toEqual({ missing: [], branches: [], brokenGuards: [] });
-    },
-    600_000,
-  );
+    }
+    // Unbalanced states: where the history starts and ends may differ by one; any other
+    // imbalance is an edit whose result was overwritten (a branch in the history).
+    const states = new Set([...outDeg.keys(), ...inDeg.keys()]);
+    const branches: string[] = [];
+    for (const s of states) {
+      let d = (outDeg.get(s) ?? 0) - (inDeg.get(s) ?? 0);
+      if (s === start) d -= 1;
+      if (s === finalHash) d += 1;
+      if (d !== 0) branches.push(`${s.slice(0, 12)}:${d}`);
+    }
+    const report = {
+      procs: PROCS,
+      edits: EDITS,
+      ok,
+      failed,
+      codes,
+      missing: missing.length,
+      branches: branches.length,
+      brokenGuards: brokenGuards.length,
+    };
+    process.stderr.write(`lost-update report: ${JSON.stringify(report)}\n`);
+    // Guarded edits race each other by design (conflict is their correct answer); the rest succeed.
+    expect(ok).toBeGreaterThan(PROCS * EDITS * 0.25);
+    // A worker's own token vanishing ("lost") or not found for its replace is a lost update too.
+    expect({ lost: codes.lost ?? 0, no_match: codes.no_match ?? 0 }).toEqual({ lost: 0, no_match: 0 });
+    expect({ missing, branches, brokenGuards }).toEqual({ missing: [], branches: [], brokenGuards: [] });
+  }, 600_000);
 });

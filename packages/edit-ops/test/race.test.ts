@@ -41,7 +41,7 @@ function snapshot(dir: string, prefix = ""): Map<string, string> {
 }
 
 function lines(tag: string, n: number): string {
-  return Array.from({ length: n }, (_, i) => `${tag} ${i + 1}`).join("\n") + "\n";
+  return `${Array.from({ length: n }, (_, i) => `${tag} ${i + 1}`).join("\n")}\n`;
 }
 
 describe("confinement under a directory/symlink swap race", () => {
@@ -93,7 +93,7 @@ describe("confinement under a directory/symlink swap race", () => {
         ],
         ["insert", () => editor.insert({ path: "sub/f.txt", after_line: 1, content: "inside ins" })],
         ["replace", () => editor.replace({ path: "sub/f.txt:1", content: "inside 1" })],
-        ["replace-text", () => editor.replace({ path: "sub/d/h.txt", old: " 2\n", new: " 2\n" + "" })],
+        ["replace-text", () => editor.replace({ path: "sub/d/h.txt", old: " 2\n", new: " 2\n" })],
         ["delete", () => editor.delete({ path: "sub/f.txt:2" })],
         [
           "batch",

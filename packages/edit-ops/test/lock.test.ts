@@ -1,0 +1,94 @@
+// The cross-process lock: a crashed holder never wedges a file, a live one makes us wait at most
+// lockTimeoutMs and then answer `busy`, and no lock file is left behind.
+import { spawn, spawnSync } from "node:child_process";
+import { readdirSync, readFileSync, readlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { failure, setup } from "./helpers.js";
+
+const LOCK = ".a.txt.caveman-lock";
+
+function deadPid(): number {
+  const r = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]);
+  return Number(r.stdout.toString());
+}
+
+function holder(pid: number, extra: Record<string, unknown> = {}) {
+  return JSON.stringify({ pid, host: hostname(), ns: nsOf(), start: "", tid: 0, at: Date.now(), ...extra });
+}
+
+function nsOf(): string {
+  try {
+    return readlinkSync("/proc/self/ns/pid");
+  } catch {
+    return "";
+  }
+}
+
+describe("cross-process file lock", () => {
+  it("leaves no lock or temp file behind after edits", async () => {
+    const { editor, file, root } = setup();
+    file("a.txt", "one\n");
+    await editor.insert({ path: "a.txt", after_line: 1, content: "two" });
+    await editor.replace({ path: "a.txt:1", content: "uno" });
+    await editor.undo({ path: "a.txt" });
+    expect(readdirSync(root)).toEqual(["a.txt"]);
+  });
+
+  it("breaks the lock of a crashed holder at once", async () => {
+    const { editor, file, abs, root, text } = setup();
+    file("a.txt", "one\n");
+    writeFileSync(abs(LOCK), holder(deadPid()));
+    const t0 = performance.now();
+    await editor.insert({ path: "a.txt", after_line: 1, content: "two" });
+    expect(performance.now() - t0).toBeLessThan(2000);
+    expect(text("a.txt")).toBe("one\ntwo\n");
+    expect(readdirSync(root)).toEqual(["a.txt"]);
+  });
+
+  it("waits for a live holder at most lockTimeoutMs, then answers busy and writes nothing", async () => {
+    const { editor, file, abs, text } = setup({ lockTimeoutMs: 300 });
+    const child = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"]);
+    onTestFinished(() => {
+      child.kill();
+    });
+    file("a.txt", "one\n");
+    writeFileSync(abs(LOCK), holder(child.pid!));
+    const t0 = performance.now();
+    const err = await failure(editor.insert({ path: "a.txt", after_line: 1, content: "two" }));
+    expect(err.code).toBe("busy");
+    expect(err.message).toContain(`process ${child.pid}`);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(290);
+    expect(text("a.txt")).toBe("one\n");
+    // The live holder's lock is left alone; reads and previews never wait for it.
+    expect(JSON.parse(readFileSync(abs(LOCK), "utf8")).pid).toBe(child.pid);
+    expect((await editor.read({ path: "a.txt" })).total_lines).toBe(1);
+    expect(
+      (await editor.insert({ path: "a.txt", after_line: 1, content: "two", preview: true })).written,
+    ).toBe(false);
+  });
+
+  it("treats an empty lock file as held while it is fresh and as stale once old", async () => {
+    const { editor, file, abs, text } = setup({ lockTimeoutMs: 200 });
+    file("a.txt", "one\n");
+    writeFileSync(abs(LOCK), "");
+    expect((await failure(editor.insert({ path: "a.txt", after_line: 1, content: "two" }))).code).toBe(
+      "busy",
+    );
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(abs(LOCK), old, old);
+    await editor.insert({ path: "a.txt", after_line: 1, content: "two" });
+    expect(text("a.txt")).toBe("one\ntwo\n");
+  });
+
+  it("breaks a lock of another host only after it is a minute old", async () => {
+    const { editor, file, abs, text } = setup({ lockTimeoutMs: 200 });
+    file("a.txt", "one\n");
+    writeFileSync(abs(LOCK), holder(1, { host: "elsewhere.example" }));
+    const err = await failure(editor.insert({ path: "a.txt", after_line: 1, content: "two" }));
+    expect(err.message).toContain("on elsewhere.example");
+    writeFileSync(abs(LOCK), holder(1, { host: "elsewhere.example", at: Date.now() - 120_000 }));
+    await editor.insert({ path: "a.txt", after_line: 1, content: "two" });
+    expect(text("a.txt")).toBe("one\ntwo\n");
+  });
+});
