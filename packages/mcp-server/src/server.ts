@@ -17,6 +17,7 @@ import { z } from "zod";
 import { FailureCapture, type FailureChipSink } from "./capture.js";
 import { type Logger, silentLogger } from "./logger.js";
 import { errorResult, ToolRegistry, type ToolSpec } from "./registry.js";
+import { limitLogger } from "./transport/logLimit.js";
 import { DEFAULT_MAX_INBOUND_BYTES, HardenedStdioTransport } from "./transport/stdio.js";
 
 export type CloseReason = "eof" | "input_error" | "client_gone" | "requested";
@@ -66,7 +67,8 @@ export function negotiateProtocolVersion(requested: unknown): string {
 }
 
 export async function startServer(options: StartServerOptions): Promise<ServerHandle> {
-  const logger = options.logger ?? silentLogger;
+  // Every diagnostic passes one limiter: a client flooding bad input cannot flood stderr.
+  const logger = limitLogger(options.logger ?? silentLogger);
   const registry = new ToolRegistry({
     tools: options.tools,
     logger,

@@ -6,9 +6,19 @@
 // on the way in and restored on the way out, so duplicate or batched ids can never collide inside
 // the SDK. The transport never throws into the stream machinery and never writes anything to
 // stdout that is not one JSON-RPC message per line.
+// Bounded memory: a partial line costs at most about twice its size (framing.ts); answers queued
+// for a client that does not read are bounded (writer.ts); while output is blocked, complete
+// lines are held undispatched, at most HELD_LIMIT bytes of them. Beyond that, requests are shed:
+// read and not run, and answered `cave_overloaded` once output flows again (the first MAX_SHED
+// ids; the rest are counted on stderr). stdin is never paused, which is what lets EOF be seen
+// while output is blocked: after EOF, held lines wait for output to move; if it makes no
+// progress for `stallMs` (default 2 s) they are dropped and the server is told input closed, so
+// it drains (bounded by `flushTimeoutMs`) and exits.
+// A response from the client to no request of ours (a stray) is dropped and reported in one
+// short line, never handed to the SDK (which would log the whole message).
 import type { Readable, Writable } from "node:stream";
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { type Frame, LineFramer } from "./framing.js";
 import { type Batch, RequestLedger } from "./ledger.js";
 import {
@@ -17,6 +27,7 @@ import {
   errorResponse,
   INTERNAL_ERROR,
   INVALID_REQUEST,
+  OVERLOADED,
   PARSE_ERROR,
   PAYLOAD_TOO_LARGE,
   sniffId,
@@ -48,7 +59,18 @@ export interface StdioTransportOptions extends TransportHooks {
   maxInboundBytes?: number;
   /** How long `close()` waits for queued answers to reach a client that is not reading (default 2000 ms). */
   flushTimeoutMs?: number;
+  /** After stdin EOF, how long blocked output may make no progress before held lines are dropped (default 2000 ms). */
+  stallMs?: number;
+  /** Answers queued beyond this many bytes count as blocked output (default 4 MiB). */
+  maxQueuedBytes?: number;
 }
+
+/** Bytes of complete lines held while output is blocked; past this, requests are shed. */
+const HELD_LIMIT = 1024 * 1024;
+/** Shed requests whose ids are kept to answer `cave_overloaded` later. */
+const MAX_SHED = 1000;
+/** What one held line costs besides its bytes (its Buffer and frame objects), for the limit. */
+const HELD_OVERHEAD = 400;
 
 export class HardenedStdioTransport implements Transport {
   onclose?: () => void;
@@ -61,27 +83,36 @@ export class HardenedStdioTransport implements Transport {
   readonly #writer: LineWriter;
   readonly #ledger = new RequestLedger();
   readonly #flushTimeoutMs: number;
+  readonly #stallMs: number;
   #started = false;
   #intakeOpen = false;
   #closed = false;
+  /** Output is blocked: complete lines wait in #held instead of being dispatched. */
+  #blocked = false;
+  #held: Frame[] = [];
+  #heldBytes = 0;
+  #shed: RequestId[] = [];
+  #shedUncounted = 0;
+  #eof = false;
+  #stallTimer: NodeJS.Timeout | undefined;
+  /** Ids of requests this server sent to the client, whose responses are expected. */
+  readonly #outbound = new Set<string | number>();
 
   constructor(options: StdioTransportOptions) {
     this.#stdin = options.stdin;
     this.#hooks = options;
     this.#framer = new LineFramer(options.maxInboundBytes ?? DEFAULT_MAX_INBOUND_BYTES);
     this.#flushTimeoutMs = options.flushTimeoutMs ?? 2000;
+    this.#stallMs = options.stallMs ?? 2000;
     this.#writer = new LineWriter(
       options.stdout,
       (err) => {
         this.#hooks.onOutputClosed?.(err);
       },
-      // Flow control: while the client is not reading answers, stop reading its requests, so a
-      // flood from a client that never reads cannot grow our memory without bound.
-      (blocked) => {
-        if (!this.#intakeOpen) return;
-        if (blocked) this.#stdin.pause();
-        else this.#stdin.resume();
-      },
+      // Flow control: while the client is not reading answers, stop dispatching its requests, so
+      // a flood from a client that never reads cannot grow our memory without bound.
+      (blocked) => this.#onBlocked(blocked),
+      options.maxQueuedBytes,
     );
   }
 
@@ -106,6 +137,11 @@ export class HardenedStdioTransport implements Transport {
     this.#stdin.off("data", this.#onData);
     this.#stdin.off("end", this.#onEnd);
     this.#stdin.pause();
+    clearTimeout(this.#stallTimer);
+    this.#held = [];
+    this.#heldBytes = 0;
+    this.#shed = [];
+    this.#shedUncounted = 0;
   }
 
   /** Resolves once every received request has been answered, or after `timeoutMs`. */
@@ -117,6 +153,7 @@ export class HardenedStdioTransport implements Transport {
     if (this.#closed) return;
     const msg = message as Record<string, unknown>;
     if ("method" in msg) {
+      if (typeof msg.id === "string" || typeof msg.id === "number") this.#outbound.add(msg.id);
       await this.#writer.write(JSON.stringify(message));
       return;
     }
@@ -166,14 +203,106 @@ export class HardenedStdioTransport implements Transport {
 
   readonly #onData = (chunk: Buffer | string): void => {
     const buf = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
-    for (const frame of this.#framer.push(buf)) this.#handleFrame(frame);
+    this.#take(this.#framer.push(buf));
   };
 
   readonly #onEnd = (): void => {
-    for (const frame of this.#framer.end()) this.#handleFrame(frame);
+    this.#eof = true;
+    this.#take(this.#framer.end());
+    if (this.#held.length === 0 && this.#shed.length === 0) this.#finishInput();
+    else this.#watchStall();
+  };
+
+  /** Dispatch frames, or hold them while output is blocked, or shed them past HELD_LIMIT. */
+  #take(frames: Frame[]): void {
+    for (const frame of frames) {
+      if (!this.#blocked && this.#held.length === 0) {
+        this.#handleFrame(frame);
+        continue;
+      }
+      const cost = (frame.kind === "line" ? frame.bytes.length : 0) + HELD_OVERHEAD;
+      if (this.#heldBytes + cost <= HELD_LIMIT) {
+        this.#held.push(frame);
+        this.#heldBytes += cost;
+      } else {
+        this.#shedFrame(frame);
+      }
+    }
+  }
+
+  /** Read but not run: remember the request's id (if it has one) to answer cave_overloaded. */
+  #shedFrame(frame: Frame): void {
+    const id =
+      frame.kind === "line"
+        ? sniffId(frame.bytes.subarray(0, 512).toString("utf8"), frame.bytes.subarray(-512).toString("utf8"))
+        : sniffId(frame.head, frame.tail);
+    if (this.#shed.length === 0 && this.#shedUncounted === 0) {
+      this.onerror?.(
+        new Error(
+          "the client is not reading answers and sent over 1 MiB of requests meanwhile; further requests are answered cave_overloaded without being run",
+        ),
+      );
+    }
+    if (id === null) return;
+    if (this.#shed.length < MAX_SHED) this.#shed.push(id);
+    else this.#shedUncounted++;
+  }
+
+  #onBlocked(blocked: boolean): void {
+    if (!this.#intakeOpen) return;
+    this.#blocked = blocked;
+    if (blocked) {
+      if (this.#eof) this.#watchStall();
+      return;
+    }
+    clearTimeout(this.#stallTimer);
+    this.#stallTimer = undefined;
+    // Dispatch held lines in order until output blocks again, then answer what was shed.
+    while (this.#held.length > 0 && !this.#blocked && this.#intakeOpen) {
+      const frame = this.#held.shift()!;
+      this.#heldBytes -= (frame.kind === "line" ? frame.bytes.length : 0) + HELD_OVERHEAD;
+      this.#handleFrame(frame);
+    }
+    while (this.#held.length === 0 && this.#shed.length > 0 && !this.#blocked && this.#intakeOpen) {
+      const id = this.#shed.shift()!;
+      void this.#emit(
+        errorResponse(
+          id,
+          OVERLOADED,
+          "cave_overloaded: this request was not run: the client sent it while not reading answers and over 1 MiB of requests were already waiting; send it again",
+          { code: "cave_overloaded" },
+        ),
+      );
+    }
+    if (this.#shed.length === 0 && this.#shedUncounted > 0) {
+      this.onerror?.(new Error(`${this.#shedUncounted} more shed request(s) could not be answered`));
+      this.#shedUncounted = 0;
+    }
+    if (this.#intakeOpen && this.#eof && this.#held.length === 0 && this.#shed.length === 0)
+      this.#finishInput();
+  }
+
+  /** After EOF with output blocked: give the client `stallMs` to read, else drop what is held. */
+  #watchStall(): void {
+    clearTimeout(this.#stallTimer);
+    this.#stallTimer = setTimeout(() => {
+      if (!this.#intakeOpen) return;
+      const dropped = this.#held.length + this.#shed.length + this.#shedUncounted;
+      this.onerror?.(
+        new Error(
+          `stdin ended and the client has not read any output for ${this.#stallMs} ms; ${dropped} received request(s) were not processed or answered`,
+        ),
+      );
+      this.#finishInput();
+    }, this.#stallMs);
+    this.#stallTimer.unref?.();
+  }
+
+  #finishInput(): void {
+    if (!this.#intakeOpen) return;
     this.stopIntake();
     this.#hooks.onInputClosed?.("eof");
-  };
+  }
 
   readonly #onInputError = (err: Error): void => {
     this.onerror?.(err);
@@ -282,6 +411,15 @@ export class HardenedStdioTransport implements Transport {
       }
       this.#deliver({ ...c.message, params: { ...params, requestId: target } } as JSONRPCMessage);
       return;
+    }
+    if (c.kind === "response") {
+      const id = (c.message as { id?: unknown }).id;
+      if ((typeof id !== "string" && typeof id !== "number") || !this.#outbound.delete(id)) {
+        // The SDK would log the whole message; a flood of them must cost one short line each.
+        const shown = JSON.stringify(id ?? null).slice(0, 40);
+        this.onerror?.(new Error(`ignored a response (id ${shown}) to no request of this server`));
+        return;
+      }
     }
     try {
       this.#deliver(c.message);
