@@ -76,24 +76,26 @@ describe("writeAtomic", () => {
 });
 
 describe("removeStaleTemps", () => {
-  it("removes a crashed writer's temp files at once, keeps a live writer's and other names", async () => {
+  it("removes crashed writers' temp files of any file at once, keeps a live writer's and other names", async () => {
     const d = tmp();
-    const dead = `.f.txt.${deadPid()}-aaaaaaaaaaaaaaaa${TEMP_SUFFIX}`;
-    const live = tempName("f.txt", "bbbbbbbbbbbbbbbb"); // this process: alive
-    writeFileSync(join(d, dead), "x");
-    writeFileSync(join(d, live), "x");
-    writeFileSync(join(d, ".f.txt.keep.tmp"), "x");
-    writeFileSync(join(d, `.other.txt.1-aaaaaaaaaaaaaaaa${TEMP_SUFFIX}`), "x");
-    expect(await removeStaleTemps(plainDir(d), "f.txt", Date.now())).toBe(1);
+    const dead = deadPid();
+    const gone = [
+      `.f.txt.${dead}-aaaaaaaaaaaaaaaa${TEMP_SUFFIX}`,
+      `.other.txt.${dead}-bbbbbbbbbbbbbbbb${TEMP_SUFFIX}`,
+    ];
+    const live = tempName("f.txt", "cccccccccccccccc"); // this process: alive
+    for (const n of [...gone, live, ".f.txt.keep.tmp", `.f.txt.${dead}-short${TEMP_SUFFIX}`])
+      writeFileSync(join(d, n), "x");
+    expect(await removeStaleTemps(plainDir(d), Date.now())).toBe(2);
     expect(readdirSync(d).sort()).toEqual(
-      [".f.txt.keep.tmp", `.other.txt.1-aaaaaaaaaaaaaaaa${TEMP_SUFFIX}`, live].sort(),
+      [".f.txt.keep.tmp", `.f.txt.${dead}-short${TEMP_SUFFIX}`, live].sort(),
     );
   });
 
   it("removes old-style temp names (no pid) only once they are ten minutes old", async () => {
     const d = tmp();
     writeFileSync(join(d, `.f.txt.aaaaaaaaaaaaaaaa${TEMP_SUFFIX}`), "x");
-    expect(await removeStaleTemps(plainDir(d), "f.txt", Date.now())).toBe(0);
-    expect(await removeStaleTemps(plainDir(d), "f.txt", Date.now() + 3600_000)).toBe(1);
+    expect(await removeStaleTemps(plainDir(d), Date.now())).toBe(0);
+    expect(await removeStaleTemps(plainDir(d), Date.now() + 3600_000)).toBe(1);
   });
 });

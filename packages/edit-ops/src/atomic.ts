@@ -7,8 +7,9 @@
 // sharing (the editor warns when it splits a link).
 //
 // Temp names carry the writer's pid: `.<name>.<pid>-<16 hex>.caveman-tmp`. A temp file whose
-// writer is dead (same user, pid not running) is provably a crash leftover and is removed on the
-// next write into that directory; names without a pid (older versions) go after STALE_MS.
+// writer is dead (same user, pid not running) is provably a crash leftover and is removed by the
+// next write into that directory, whatever file it was for; names without a pid (older
+// versions) go after STALE_MS.
 
 import type { Stats } from "node:fs";
 import { type FileHandle, link, lstat, open, readdir, rename, unlink } from "node:fs/promises";
@@ -59,7 +60,7 @@ export async function writeAtomic(
   opts: AtomicWriteOptions,
 ): Promise<void> {
   const shown = opts.shown ?? name;
-  if (opts.cleanStale !== false) await removeStaleTemps(dir, name, opts.now());
+  if (opts.cleanStale !== false) await removeStaleTemps(dir, opts.now());
   const tmp = tempName(name, opts.randomHex());
   const mode = opts.previous ? opts.previous.mode & 0o7777 : (opts.mode ?? 0o666);
   let handle: FileHandle | undefined;
@@ -118,16 +119,16 @@ async function keepOwner(handle: FileHandle, previous: Stats): Promise<void> {
   }
 }
 
-const OURS = /^(\d{1,10})-[0-9a-f]{16}$/;
-const LEGACY = /^[0-9a-f]{16}$/;
+/** `.<name>.<pid>-<16 hex>.caveman-tmp`, or the old `.<name>.<16 hex>.caveman-tmp`. */
+const OURS = /^\..+\.(?:(\d{1,10})-)?[0-9a-f]{16}\.caveman-tmp$/;
 
 /**
- * Remove temp files of `name` left by crashed writers: ours by name pattern and owner, and
- * either written by a process that no longer runs or (old-style names) older than STALE_MS.
- * A live writer's temp file is never touched. Returns how many were removed.
+ * Remove temp files left in this directory by crashed writers (of any file in it): ours by name
+ * pattern and owner, and either written by a process that no longer runs or (old-style names
+ * without a pid) older than STALE_MS. A live writer's temp file is never touched. Returns how
+ * many were removed.
  */
-export async function removeStaleTemps(dir: DirRef, name: string, now: number): Promise<number> {
-  const prefix = tempPrefix(name);
+export async function removeStaleTemps(dir: DirRef, now: number): Promise<number> {
   let names: string[];
   try {
     names = await readdir(dir.entry("."));
@@ -137,10 +138,9 @@ export async function removeStaleTemps(dir: DirRef, name: string, now: number): 
   const uid = process.getuid?.();
   let removed = 0;
   for (const entry of names) {
-    if (!entry.startsWith(prefix) || !entry.endsWith(TEMP_SUFFIX)) continue;
-    const tag = entry.slice(prefix.length, -TEMP_SUFFIX.length);
-    const pid = OURS.exec(tag)?.[1];
-    if (pid === undefined && !LEGACY.test(tag)) continue;
+    const m = OURS.exec(entry);
+    if (!m) continue;
+    const pid = m[1];
     const p = dir.entry(entry);
     try {
       const st = await lstat(p);

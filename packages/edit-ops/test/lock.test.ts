@@ -92,3 +92,15 @@ describe("cross-process file lock", () => {
     expect(text("a.txt")).toBe("one\ntwo\n");
   });
 });
+
+describe("crash leftovers", () => {
+  it("an edit removes temp files that crashed writers left in its directory, at once", async () => {
+    const { editor, file, abs, root } = setup();
+    file("a.txt", "one\n");
+    const dead = deadPid();
+    writeFileSync(abs(`.a.txt.${dead}-0123456789abcdef.caveman-tmp`), "x".repeat(1 << 20));
+    writeFileSync(abs(`.b.txt.${dead}-0123456789abcdef.caveman-tmp`), "x");
+    await editor.insert({ path: "a.txt", after_line: 1, content: "two" });
+    expect(readdirSync(root)).toEqual(["a.txt"]);
+  });
+});
