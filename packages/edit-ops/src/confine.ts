@@ -117,7 +117,7 @@ export async function pinDir(real: string, roots: Root[], shown: string): Promis
   if (procFdWorks()) {
     let handle: FileHandle;
     try {
-      handle = await open(real, constants.O_RDONLY | constants.O_DIRECTORY);
+      handle = await openDir(real);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === "ENOENT") return null;
@@ -146,6 +146,19 @@ export async function pinDir(real: string, roots: Root[], shown: string): Promis
   const dir = identityDir(real, id, roots, shown);
   await dir.verify();
   return dir;
+}
+
+/** Linux's O_PATH (not in Node's constants): names a directory we may search but not list. */
+const O_PATH = 0o10000000;
+
+/** Open a directory for lookups; a searchable but unreadable one (mode --x) through O_PATH. */
+async function openDir(real: string, extra = 0): Promise<FileHandle> {
+  try {
+    return await open(real, constants.O_RDONLY | constants.O_DIRECTORY | extra);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EACCES") throw err;
+    return open(real, O_PATH | constants.O_DIRECTORY | extra);
+  }
 }
 
 function procDir(handle: FileHandle, roots: Root[], shown: string): DirRef {
@@ -292,10 +305,7 @@ async function pinEntryDir(
   }
   let handle: FileHandle;
   try {
-    handle = await open(
-      parent.entry(name),
-      constants.O_RDONLY | constants.O_DIRECTORY | (constants.O_NOFOLLOW ?? 0),
-    );
+    handle = await openDir(parent.entry(name), constants.O_NOFOLLOW ?? 0);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return null;

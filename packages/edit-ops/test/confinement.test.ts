@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import {
   mkdirSync,
   mkdtempSync,
@@ -175,5 +175,30 @@ describe("confinement", () => {
     expect(() => createEditor({ roots: [], journalDir: "/tmp/j" })).toThrow(
       expect.objectContaining({ code: "invalid_argument" }),
     );
+  });
+});
+
+describe("directories we may search but not list", () => {
+  it("reads a file in a directory with mode --x (opened O_PATH)", async () => {
+    const { mkdirSync: mk, writeFileSync: wf, chmodSync } = await import("node:fs");
+    const base = realpathSync(mkdtempSync(join(tmpdir(), "edit-ops-sealed-")));
+    onTestFinished(() => {
+      chmodSync(join(base, "sealed"), 0o755);
+      rmSync(base, { recursive: true, force: true });
+    });
+    chmodSync(base, 0o755);
+    mk(join(base, "sealed"));
+    wf(join(base, "sealed", "f.txt"), "inside\n", { mode: 0o644 });
+    chmodSync(join(base, "sealed"), 0o111);
+    // Root ignores directory permissions, so the check runs as an unprivileged user when root.
+    const script = `
+      if (process.getuid() === 0) { process.setgid(65534); process.setuid(65534); }
+      const { createEditor } = await import(${JSON.stringify(join(import.meta.dirname, "..", "dist", "index.js"))});
+      const editor = createEditor({ roots: [${JSON.stringify(base)}], journalDir: "/nonexistent-journal" });
+      const r = await editor.read({ path: "sealed/f.txt" });
+      process.stdout.write(r.content);`;
+    const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe("inside\n");
   });
 });
