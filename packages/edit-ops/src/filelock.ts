@@ -143,17 +143,8 @@ async function inspect(path: string): Promise<Verdict> {
     const owner = parseHolder(buf.subarray(0, bytesRead).toString("utf8"));
     if (!owner)
       return Date.now() - st.mtimeMs > EMPTY_STALE_MS ? { kind: "stale", id } : { kind: "held", owner };
-    const self = whoAmI();
-    // Our own pid and thread: within a process edits of one file are already serialised, so a
-    // lock of ours found here was left behind by an edit that could not remove it.
-    if (
-      owner.pid === self.pid &&
-      owner.start === self.start &&
-      owner.host === self.host &&
-      owner.tid === threadId
-    ) {
-      return { kind: "stale", id };
-    }
+    // A lock of this very process is live too: two long names can share one lock name (the
+    // name is shortened to fit), and their edits run concurrently here.
     const state = ownerState(owner);
     if (state === "dead") return { kind: "stale", id };
     if (state === "unknown" && Date.now() - owner.at > FOREIGN_STALE_MS) return { kind: "stale", id };
