@@ -126,14 +126,7 @@ export async function pinDir(real: string, roots: Root[], shown: string): Promis
       }
       throw fsError(err, shown, "open the directory of");
     }
-    const dir = procDir(handle, roots, shown);
-    try {
-      await dir.verify();
-    } catch (err) {
-      await dir.close();
-      throw err;
-    }
-    return dir;
+    return verified(procDir(handle, roots, shown));
   }
   let id: Stats;
   try {
@@ -318,7 +311,11 @@ async function pinEntryDir(
     }
     throw fsError(err, shown, "open a directory for");
   }
-  const dir = procDir(handle, roots, shown);
+  return verified(procDir(handle, roots, shown));
+}
+
+/** The directory once proven inside the roots; closed before the error otherwise. */
+async function verified(dir: DirRef): Promise<DirRef> {
   try {
     await dir.verify();
   } catch (err) {
