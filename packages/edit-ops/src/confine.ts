@@ -28,6 +28,11 @@ import { inside, type Root } from "./roots.js";
 const PROC_FD = "/proc/self/fd";
 let procFd: boolean | undefined;
 
+/** Tests only: force the portable (identity) mode, or back to detection. */
+export function forceIdentityMode(on: boolean): void {
+  procFd = on ? false : undefined;
+}
+
 /** True when /proc/self/fd names open descriptors (Linux with /proc mounted); checked once. */
 export function procFdWorks(): boolean {
   if (procFd !== undefined) return procFd;
