@@ -8,12 +8,14 @@
 // stdout that is not one JSON-RPC message per line.
 // Bounded memory: a partial line costs at most about twice its size (framing.ts); answers queued
 // for a client that does not read are bounded (writer.ts); while output is blocked, complete
-// lines are held undispatched, at most HELD_LIMIT bytes of them. Beyond that, requests are shed:
-// read and not run, and answered `cave_overloaded` once output flows again (the first MAX_SHED
-// ids; the rest are counted on stderr). stdin is never paused, which is what lets EOF be seen
-// while output is blocked: after EOF, held lines wait for output to move; if it makes no
-// progress for `stallMs` (default 2 s) they are dropped and the server is told input closed, so
-// it drains (bounded by `flushTimeoutMs`) and exits.
+// lines are held undispatched, and past HELD_LIMIT bytes of them stdin is paused (backpressure
+// for a client that reads, only slower). A paused stdin would hide EOF, so if output then makes
+// no progress for `stallMs` (default 3 s) reading resumes in shedding mode: requests are read but
+// not run, and answered `cave_overloaded` once output flows again (the first MAX_SHED ids; the
+// rest are counted on stderr). EOF is therefore always seen: with nothing held the server is
+// told input closed at once; otherwise held lines wait for output to move, and once output is
+// proven stalled (shedding, or `stallMs` after EOF) they are dropped (counted on stderr) and the
+// server is told input closed, so it drains (bounded by `flushTimeoutMs`) and exits.
 // A response from the client to no request of ours (a stray) is dropped and reported in one
 // short line, never handed to the SDK (which would log the whole message).
 import type { Readable, Writable } from "node:stream";
@@ -59,18 +61,22 @@ export interface StdioTransportOptions extends TransportHooks {
   maxInboundBytes?: number;
   /** How long `close()` waits for queued answers to reach a client that is not reading (default 2000 ms). */
   flushTimeoutMs?: number;
-  /** After stdin EOF, how long blocked output may make no progress before held lines are dropped (default 2000 ms). */
+  /** How long blocked output may make no progress before requests are shed, or after EOF dropped (default 3000 ms). */
   stallMs?: number;
   /** Answers queued beyond this many bytes count as blocked output (default 4 MiB). */
   maxQueuedBytes?: number;
 }
 
-/** Bytes of complete lines held while output is blocked; past this, requests are shed. */
+/** Bytes of complete lines held while output is blocked; past this, stdin is paused. */
 const HELD_LIMIT = 1024 * 1024;
 /** Shed requests whose ids are kept to answer `cave_overloaded` later. */
 const MAX_SHED = 1000;
 /** What one held line costs besides its bytes (its Buffer and frame objects), for the limit. */
 const HELD_OVERHEAD = 400;
+
+function heldCost(frame: Frame): number {
+  return (frame.kind === "line" ? frame.bytes.length : 0) + HELD_OVERHEAD;
+}
 
 export class HardenedStdioTransport implements Transport {
   onclose?: () => void;
@@ -93,6 +99,9 @@ export class HardenedStdioTransport implements Transport {
   #heldBytes = 0;
   #shed: RequestId[] = [];
   #shedUncounted = 0;
+  /** Output made no progress for stallMs while stdin was paused: read on, run nothing. */
+  #shedding = false;
+  #paused = false;
   #eof = false;
   #stallTimer: NodeJS.Timeout | undefined;
   /** Ids of requests this server sent to the client, whose responses are expected. */
@@ -103,7 +112,7 @@ export class HardenedStdioTransport implements Transport {
     this.#hooks = options;
     this.#framer = new LineFramer(options.maxInboundBytes ?? DEFAULT_MAX_INBOUND_BYTES);
     this.#flushTimeoutMs = options.flushTimeoutMs ?? 2000;
-    this.#stallMs = options.stallMs ?? 2000;
+    this.#stallMs = options.stallMs ?? 3000;
     this.#writer = new LineWriter(
       options.stdout,
       (err) => {
@@ -142,6 +151,7 @@ export class HardenedStdioTransport implements Transport {
     this.#heldBytes = 0;
     this.#shed = [];
     this.#shedUncounted = 0;
+    this.#shedding = false;
   }
 
   /** Resolves once every received request has been answered, or after `timeoutMs`. */
@@ -210,23 +220,27 @@ export class HardenedStdioTransport implements Transport {
     this.#eof = true;
     this.#take(this.#framer.end());
     if (this.#held.length === 0 && this.#shed.length === 0) this.#finishInput();
+    else if (this.#shedding)
+      this.#giveUp(); // output already proven stalled
     else this.#watchStall();
   };
 
-  /** Dispatch frames, or hold them while output is blocked, or shed them past HELD_LIMIT. */
+  /** Dispatch frames; hold them while output is blocked (pausing stdin past HELD_LIMIT); shed them once output is stalled. */
   #take(frames: Frame[]): void {
     for (const frame of frames) {
       if (!this.#blocked && this.#held.length === 0) {
         this.#handleFrame(frame);
-        continue;
-      }
-      const cost = (frame.kind === "line" ? frame.bytes.length : 0) + HELD_OVERHEAD;
-      if (this.#heldBytes + cost <= HELD_LIMIT) {
-        this.#held.push(frame);
-        this.#heldBytes += cost;
-      } else {
+      } else if (this.#shedding) {
         this.#shedFrame(frame);
+      } else {
+        this.#held.push(frame);
+        this.#heldBytes += heldCost(frame);
       }
+    }
+    if (this.#heldBytes > HELD_LIMIT && !this.#shedding && !this.#paused && this.#intakeOpen) {
+      this.#paused = true;
+      this.#stdin.pause();
+      this.#watchStall();
     }
   }
 
@@ -236,13 +250,6 @@ export class HardenedStdioTransport implements Transport {
       frame.kind === "line"
         ? sniffId(frame.bytes.subarray(0, 512).toString("utf8"), frame.bytes.subarray(-512).toString("utf8"))
         : sniffId(frame.head, frame.tail);
-    if (this.#shed.length === 0 && this.#shedUncounted === 0) {
-      this.onerror?.(
-        new Error(
-          "the client is not reading answers and sent over 1 MiB of requests meanwhile; further requests are answered cave_overloaded without being run",
-        ),
-      );
-    }
     if (id === null) return;
     if (this.#shed.length < MAX_SHED) this.#shed.push(id);
     else this.#shedUncounted++;
@@ -252,15 +259,16 @@ export class HardenedStdioTransport implements Transport {
     if (!this.#intakeOpen) return;
     this.#blocked = blocked;
     if (blocked) {
-      if (this.#eof) this.#watchStall();
+      if (this.#eof || this.#paused) this.#watchStall();
       return;
     }
     clearTimeout(this.#stallTimer);
     this.#stallTimer = undefined;
+    this.#shedding = false;
     // Dispatch held lines in order until output blocks again, then answer what was shed.
     while (this.#held.length > 0 && !this.#blocked && this.#intakeOpen) {
       const frame = this.#held.shift()!;
-      this.#heldBytes -= (frame.kind === "line" ? frame.bytes.length : 0) + HELD_OVERHEAD;
+      this.#heldBytes -= heldCost(frame);
       this.#handleFrame(frame);
     }
     while (this.#held.length === 0 && this.#shed.length > 0 && !this.#blocked && this.#intakeOpen) {
@@ -269,7 +277,7 @@ export class HardenedStdioTransport implements Transport {
         errorResponse(
           id,
           OVERLOADED,
-          "cave_overloaded: this request was not run: the client sent it while not reading answers and over 1 MiB of requests were already waiting; send it again",
+          "cave_overloaded: this request was not run: it arrived while the client had read no answers for a while and over 1 MiB of requests were waiting; send it again",
           { code: "cave_overloaded" },
         ),
       );
@@ -278,24 +286,50 @@ export class HardenedStdioTransport implements Transport {
       this.onerror?.(new Error(`${this.#shedUncounted} more shed request(s) could not be answered`));
       this.#shedUncounted = 0;
     }
-    if (this.#intakeOpen && this.#eof && this.#held.length === 0 && this.#shed.length === 0)
+    if (!this.#intakeOpen) return;
+    if (this.#eof && this.#held.length === 0 && this.#shed.length === 0) {
       this.#finishInput();
+      return;
+    }
+    if (this.#paused && this.#heldBytes <= HELD_LIMIT / 2) {
+      this.#paused = false;
+      this.#stdin.resume();
+    }
   }
 
-  /** After EOF with output blocked: give the client `stallMs` to read, else drop what is held. */
+  /**
+   * Output is blocked with input waiting (stdin paused, or EOF seen): if it makes no progress for
+   * `stallMs`, stop waiting — after EOF give up on what is held, else read on and shed.
+   */
   #watchStall(): void {
     clearTimeout(this.#stallTimer);
     this.#stallTimer = setTimeout(() => {
       if (!this.#intakeOpen) return;
-      const dropped = this.#held.length + this.#shed.length + this.#shedUncounted;
+      if (this.#eof) {
+        this.#giveUp();
+        return;
+      }
       this.onerror?.(
         new Error(
-          `stdin ended and the client has not read any output for ${this.#stallMs} ms; ${dropped} received request(s) were not processed or answered`,
+          `the client has read no answers for ${this.#stallMs} ms while over 1 MiB of requests wait; further requests are answered cave_overloaded without being run`,
         ),
       );
-      this.#finishInput();
+      this.#shedding = true;
+      this.#paused = false;
+      this.#stdin.resume();
     }, this.#stallMs);
     this.#stallTimer.unref?.();
+  }
+
+  /** EOF and output stalled: drop what is held or shed (counted) and close the input. */
+  #giveUp(): void {
+    const dropped = this.#held.length + this.#shed.length + this.#shedUncounted;
+    this.onerror?.(
+      new Error(
+        `stdin ended while the client read no answers; ${dropped} received request(s) were neither run nor answered`,
+      ),
+    );
+    this.#finishInput();
   }
 
   #finishInput(): void {
