@@ -69,7 +69,7 @@ export async function lockFile(dir: DirRef, name: string, opts: LockOptions): Pr
   let wait = 1;
   for (;;) {
     const id = await tryCreate(path, opts.shown);
-    if (id) return held(path, id, opts.shown);
+    if (id) return held(dir, lname, id, opts);
     const verdict = await inspect(path);
     if (verdict.kind === "gone") continue;
     if (verdict.kind === "stale") {
@@ -101,7 +101,9 @@ async function tryCreate(path: string, shown: string): Promise<Identity | null> 
   }
 }
 
-function held(path: string, id: Identity, shown: string): FileLock {
+function held(dir: DirRef, lname: string, id: Identity, opts: LockOptions): FileLock {
+  const path = dir.entry(lname);
+  const shown = opts.shown;
   const mine = async () => {
     try {
       const st = await lstat(path);
@@ -120,7 +122,8 @@ function held(path: string, id: Identity, shown: string): FileLock {
       );
     },
     async release() {
-      if (await mine()) await unlink(path).catch(() => undefined);
+      // Moved aside and checked, like a stale lock: a lock someone else holds by now stays.
+      await breakLock(dir, lname, id, opts.randomHex);
     },
   };
 }
