@@ -204,6 +204,13 @@ export async function commit(
       exclusive: loaded.stats === null,
       shown: at.path,
     });
+    // The one window left (see confine.ts): the directory itself moved out since the last check.
+    // The bytes are written; say so rather than stay silent.
+    await pinned.verify().catch((err: unknown) => {
+      warnings.push(
+        `the directory of ${at.path} was moved while this edit was written, and the file now lies outside the allowed roots: ${(err as Error).message}`,
+      );
+    });
   } finally {
     if (ownDir) await pinned.close();
   }
