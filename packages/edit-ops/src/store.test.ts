@@ -1,7 +1,16 @@
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { procFdWorks } from "./confine.js";
 import { openRoots, resolvePath } from "./roots.js";
 import { commit, type Loaded, type StoreDeps, withLoaded } from "./store.js";
 
@@ -50,4 +59,32 @@ describe("commit", () => {
     });
     expect(readFileSync(join(root, "b.txt"), "utf8")).toBe("theirs");
   });
+});
+
+describe("the residual window", () => {
+  it.runIf(procFdWorks())(
+    "warns when the directory itself is moved out of the roots between the last check and the rename",
+    async () => {
+      const { root, deps, roots } = env();
+      const outside = realpathSync(mkdtempSync(join(tmpdir(), "edit-ops-moved-")));
+      dirs.push(outside);
+      mkdirSync(join(root, "sub"));
+      writeFileSync(join(root, "sub", "a.txt"), "one\n");
+      const at = await resolvePath("sub/a.txt", roots);
+      const warnings = await withLoaded(deps, at, { mustExist: true, lock: true }, async (loaded: Loaded) => {
+        const lock = loaded.lock!;
+        // The lock is checked after the directory: moving the directory there hits the window.
+        loaded.lock = {
+          verify: async () => {
+            await lock.verify();
+            renameSync(join(root, "sub"), join(outside, "sub"));
+          },
+          release: () => lock.release(),
+        };
+        return commit(deps, loaded, Buffer.from("two\n"), io);
+      });
+      expect(warnings.join("\n")).toContain("now lies outside the allowed roots");
+      expect(readFileSync(join(outside, "sub", "a.txt"), "utf8")).toBe("two\n");
+    },
+  );
 });
