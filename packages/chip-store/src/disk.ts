@@ -68,7 +68,7 @@ export function ensureChipDir(dir: string): string | null {
 }
 
 /** Why `dir` is no safe place for chips, with the fix; null when it is safe (always on Windows). */
-export function unsafeDirReason(dir: string): string | null {
+function unsafeDirReason(dir: string): string | null {
   if (process.platform === "win32") return null;
   const st = statSync(dir);
   if (!st.isDirectory()) throw Object.assign(new Error(`${dir} is not a directory`), { code: "ENOTDIR" });
