@@ -1,8 +1,8 @@
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { deadPid } from "../test/helpers.js";
 import { removeStaleTemps, TEMP_SUFFIX, tempName, writeAtomic } from "./atomic.js";
 import { plainDir } from "./confine.js";
 
@@ -16,12 +16,6 @@ const tmp = () => {
   return d;
 };
 const io = { randomHex: () => "00112233445566ff", now: () => Date.now() };
-
-/** The pid of a process that has exited (so certainly not running now). */
-function deadPid(): number {
-  const r = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]);
-  return Number(r.stdout.toString());
-}
 
 describe("writeAtomic", () => {
   it("replaces the bytes and copies the old mode", async () => {

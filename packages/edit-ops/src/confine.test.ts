@@ -15,8 +15,8 @@ import { open } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { failure } from "../test/helpers.js";
 import { forceIdentityMode, openEntry, pinDir, procFdWorks } from "./confine.js";
-import { isEditError } from "./errors.js";
 import { openRoots } from "./roots.js";
 
 const dirs: string[] = [];
@@ -40,16 +40,6 @@ function tree() {
     symlinkSync(outside, sub);
   };
   return { root, sub, outside, swap, roots: openRoots([root]) };
-}
-
-async function failure(p: Promise<unknown>) {
-  try {
-    await p;
-  } catch (err) {
-    if (isEditError(err)) return err;
-    throw err;
-  }
-  throw new Error("expected an EditError");
 }
 
 describe("pinned directories (Linux /proc/self/fd)", () => {

@@ -1,17 +1,12 @@
 // The cross-process lock: a crashed holder never wedges a file, a live one makes us wait at most
 // lockTimeoutMs and then answer `busy`, and no lock file is left behind.
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, readlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { failure, setup } from "./helpers.js";
+import { deadPid, failure, setup } from "./helpers.js";
 
 const LOCK = ".a.txt.caveman-lock";
-
-function deadPid(): number {
-  const r = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]);
-  return Number(r.stdout.toString());
-}
 
 function holder(pid: number, extra: Record<string, unknown> = {}) {
   return JSON.stringify({ pid, host: hostname(), ns: nsOf(), start: "", tid: 0, at: Date.now(), ...extra });
