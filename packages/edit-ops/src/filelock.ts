@@ -17,7 +17,7 @@
 // timer refreshing the lock's mtime while held, and offers no identity check before our rename.
 
 import { constants } from "node:fs";
-import { link, lstat, open, rename, unlink } from "node:fs/promises";
+import { link, lstat, open, readdir, rename, unlink } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { threadId } from "node:worker_threads";
 import { tempName, tempPrefix } from "./atomic.js";
@@ -172,6 +172,29 @@ function parseHolder(text: string): Holder | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * Remove the locks in this directory whose owners are provably gone (a process killed while it
+ * edited a file leaves one), so a crash does not leave a lock file in the tree until that very
+ * file is edited again. Returns how many were removed.
+ */
+export async function removeDeadLocks(dir: DirRef, randomHex: () => string): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(dir.entry("."));
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    if (!name.startsWith(".") || !name.endsWith(`.${LOCK_SUFFIX}`)) continue;
+    const verdict = await inspect(dir.entry(name));
+    if (verdict.kind !== "stale") continue;
+    await breakLock(dir, name, verdict.id, randomHex);
+    removed++;
+  }
+  return removed;
 }
 
 /** Move the stale lock aside; if what moved is not the file judged stale, put it back. */

@@ -12,7 +12,7 @@ import { basename, dirname } from "node:path";
 import { changedUnderneath, sameFile, writeAtomic } from "./atomic.js";
 import { type DirRef, makeDirs, openEntry, pinDir } from "./confine.js";
 import { EditError, fsError } from "./errors.js";
-import { type FileLock, lockFile } from "./filelock.js";
+import { type FileLock, lockFile, removeDeadLocks } from "./filelock.js";
 import { type JournalDeps, recordEdit } from "./journal.js";
 import type { ResolvedPath, Root } from "./roots.js";
 import { type ByteSplice, type Doc, decode, sha256 } from "./text.js";
@@ -196,6 +196,7 @@ export async function commit(
         `${at.path} had ${loaded.stats.nlink} hard links; the atomic write gave this path a new inode, so the other links keep the old content`,
       );
     }
+    await removeDeadLocks(pinned, deps.randomHex);
     await writeAtomic(pinned, name, next, {
       previous: loaded.stats,
       randomHex: opts.randomHex,

@@ -98,4 +98,17 @@ describe("crash leftovers", () => {
     await editor.insert({ path: "a.txt", after_line: 1, content: "two" });
     expect(readdirSync(root)).toEqual(["a.txt"]);
   });
+
+  it("an edit removes locks that crashed processes left on other files, and keeps live ones", async () => {
+    const { editor, file, abs, root } = setup();
+    const child = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"]);
+    onTestFinished(() => {
+      child.kill();
+    });
+    file("a.txt", "one\n");
+    writeFileSync(abs(".b.txt.caveman-lock"), holder(deadPid()));
+    writeFileSync(abs(".c.txt.caveman-lock"), holder(child.pid!));
+    await editor.insert({ path: "a.txt", after_line: 1, content: "two" });
+    expect(readdirSync(root).sort()).toEqual([".c.txt.caveman-lock", "a.txt"]);
+  });
 });
