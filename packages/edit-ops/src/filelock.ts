@@ -1,6 +1,6 @@
 // A lock between processes on one file, so two servers (or any two programs using this package)
 // never both read the same version of a file and write over each other's edit. Contract:
-// - The lock is a file created with O_EXCL beside the edited file, `.<name>.caveman-lock`, holding
+// - The lock is a file created whole (temp file + link) beside the edited file, `.<name>.caveman-lock`, holding
 //   its owner (pid, host, pid namespace, process start time, thread). It lives in the same
 //   directory because that is the one place every process that can write the file can also see,
 //   whatever its configuration; it exists only while an edit is being written (milliseconds) —
@@ -17,7 +17,7 @@
 // timer refreshing the lock's mtime while held, and offers no identity check before our rename.
 
 import { constants } from "node:fs";
-import { link, lstat, open, readdir, rename, unlink } from "node:fs/promises";
+import { link, lstat, open, readdir, rename, unlink, writeFile } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { threadId } from "node:worker_threads";
 import { tempName, tempPrefix } from "./atomic.js";
@@ -68,7 +68,7 @@ export async function lockFile(dir: DirRef, name: string, opts: LockOptions): Pr
   const deadline = performance.now() + opts.timeoutMs;
   let wait = 1;
   for (;;) {
-    const id = await tryCreate(path, opts.shown);
+    const id = await tryCreate(dir, lname, opts);
     if (id) return held(dir, lname, id, opts);
     const verdict = await inspect(path);
     if (verdict.kind === "gone") continue;
@@ -82,7 +82,38 @@ export async function lockFile(dir: DirRef, name: string, opts: LockOptions): Pr
   }
 }
 
-async function tryCreate(path: string, shown: string): Promise<Identity | null> {
+/**
+ * Create the lock whole: its content goes into a temp file first, which is then hard-linked to
+ * the lock name (link fails if the lock exists). A process killed at any point leaves either no
+ * lock or a complete one, never an empty one that would have to be waited out. File systems
+ * without hard links fall back to O_EXCL and write (an empty lock there is judged by its age).
+ */
+async function tryCreate(dir: DirRef, lname: string, opts: LockOptions): Promise<Identity | null> {
+  const path = dir.entry(lname);
+  const tmp = dir.entry(tempName(lname, opts.randomHex()));
+  const me: Holder = { ...whoAmI(), tid: threadId, at: Date.now() };
+  try {
+    await writeFile(tmp, JSON.stringify(me), { flag: "wx", mode: 0o600 });
+  } catch (err) {
+    throw fsError(err, opts.shown, "lock");
+  }
+  try {
+    await link(tmp, path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") return null;
+    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "ENOSYS" && code !== "EXDEV") {
+      throw fsError(err, opts.shown, "lock");
+    }
+    return createExclusive(path, me, opts.shown);
+  } finally {
+    await unlink(tmp).catch(() => undefined);
+  }
+  const st = await lstat(path);
+  return { dev: st.dev, ino: st.ino };
+}
+
+async function createExclusive(path: string, me: Holder, shown: string): Promise<Identity | null> {
   const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
   let handle: Awaited<ReturnType<typeof open>>;
   try {
@@ -92,7 +123,6 @@ async function tryCreate(path: string, shown: string): Promise<Identity | null> 
     throw fsError(err, shown, "lock");
   }
   try {
-    const me: Holder = { ...whoAmI(), tid: threadId, at: Date.now() };
     await handle.writeFile(JSON.stringify(me));
     const st = await handle.stat();
     return { dev: st.dev, ino: st.ino };

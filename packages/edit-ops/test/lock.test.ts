@@ -3,6 +3,7 @@
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, readlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { deadPid, failure, setup } from "./helpers.js";
 
@@ -110,5 +111,33 @@ describe("crash leftovers", () => {
     writeFileSync(abs(".c.txt.caveman-lock"), holder(child.pid!));
     await editor.insert({ path: "a.txt", after_line: 1, content: "two" });
     expect(readdirSync(root).sort()).toEqual([".c.txt.caveman-lock", "a.txt"]);
+  });
+});
+
+describe("processes killed in the middle of edits", () => {
+  it("never wedge the file: the next edit goes through at once and leaves no lock or temp file", async () => {
+    const { editor, file, root, journalDir, text } = setup({ lockTimeoutMs: 2000 });
+    file("shared.txt", "base\n");
+    const worker = join(import.meta.dirname, "fixtures", "edit-worker.mjs");
+    for (let round = 0; round < 5; round++) {
+      const child = spawn(process.execPath, [
+        worker,
+        root,
+        journalDir,
+        join(root, "shared.txt"),
+        String(round),
+        "100000",
+      ]);
+      // Let it get going (imports, first edits), then kill it without warning, mid-edit.
+      await new Promise((r) => setTimeout(r, 400 + round * 97));
+      child.kill("SIGKILL");
+      await new Promise((r) => child.on("exit", r));
+    }
+    // Usually a lock (and sometimes a temp file) of a killed worker is left here now.
+    const t0 = performance.now();
+    await editor.insert({ path: "shared.txt", after_line: 0, content: "after the kills" });
+    expect(performance.now() - t0).toBeLessThan(1500);
+    expect(text("shared.txt").startsWith("after the kills\n")).toBe(true);
+    expect(readdirSync(root)).toEqual(["shared.txt"]);
   });
 });
