@@ -22,6 +22,8 @@ export interface Flags {
   chipTtl?: string;
   maxInboundBytes?: string;
   maxResultBytes?: string;
+  ccrUrl?: string;
+  ccrNamespace?: string;
 }
 
 const VALUE_FLAGS = new Set([
@@ -33,6 +35,8 @@ const VALUE_FLAGS = new Set([
   "--chip-ttl",
   "--max-inbound-bytes",
   "--max-result-bytes",
+  "--ccr-url",
+  "--ccr-namespace",
   "--query",
   "--hint",
 ]);
@@ -73,6 +77,8 @@ export function parseArgs(argv: string[]): { command: Command; flags: Flags } {
   flags.chipTtl = values.get("--chip-ttl");
   flags.maxInboundBytes = values.get("--max-inbound-bytes");
   flags.maxResultBytes = values.get("--max-result-bytes");
+  flags.ccrUrl = values.get("--ccr-url");
+  flags.ccrNamespace = values.get("--ccr-namespace");
   flags.ephemeral = bools.has("--ephemeral");
   const json = bools.has("--json");
   const query = values.get("--query");

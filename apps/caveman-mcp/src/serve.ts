@@ -7,6 +7,7 @@ import { createCavemanTools, Session, startServer } from "@caveman/mcp-server";
 import type { Config } from "./config.js";
 import { stderrLogger } from "./logger.js";
 import { openEditor, openStores } from "./stores.js";
+import { describeTeam } from "./team.js";
 import { VERSION } from "./version.js";
 
 export async function serve(config: Config): Promise<number> {
@@ -26,7 +27,7 @@ export async function serve(config: Config): Promise<number> {
   const tools = createCavemanTools({
     families: config.families,
     session,
-    ccr: stores.ccr,
+    ccr: stores.originals,
     store: stores.store,
     chips: stores.chips,
     ...(config.families.includes("edit") ? { editor: openEditor(config, stores.journalDir) } : {}),
@@ -62,7 +63,7 @@ export async function serve(config: Config): Promise<number> {
       ? stores.store.path
       : `memory${stores.store.fallback ? " (fallback)" : ""}`;
   logger.info(
-    `${VERSION} serving MCP on stdio; store ${where}; chips ${config.chipDir}; roots ${config.roots.join(", ")}; ${tools.length} tools`,
+    `${VERSION} serving MCP on stdio; store ${where}${stores.team ? `; team ${describeTeam(stores.team)}` : ""}; chips ${config.chipDir}; roots ${config.roots.join(", ")}; ${tools.length} tools`,
   );
   await handle.closed;
   stores.close();
