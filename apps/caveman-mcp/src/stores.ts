@@ -90,8 +90,9 @@ export function openChips(config: Config, logger: Logger): { chips: ChipStore; p
     return { chips: openChipStore(options), persisted: true };
   } catch (err) {
     // A bad option is the configuration's fault, not the directory's: refuse to start (exit 2).
-    if (isChipStoreError(err) && err.code === "chip_invalid_option")
-      throw new ConfigError(err.message.replace(/^chip_invalid_option: /, ""), { cause: err });
+    // So is a directory we must not use as it is (refused untouched, never chmod'ed).
+    if (isChipStoreError(err) && (err.code === "chip_invalid_option" || err.code === "chip_unsafe_dir"))
+      throw new ConfigError(err.message.replace(/^chip_(invalid_option|unsafe_dir): /, ""), { cause: err });
     logger.warn(
       `chip directory ${config.chipDir} cannot be used (${message(err)}); chips are kept in memory only`,
     );

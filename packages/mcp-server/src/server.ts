@@ -19,6 +19,7 @@ import { errorResult } from "./contract.js";
 import { EraGate } from "./era.js";
 import { type Logger, silentLogger } from "./logger.js";
 import { ToolRegistry, type ToolSpec } from "./registry.js";
+import { limitLogger } from "./transport/logLimit.js";
 import { DEFAULT_MAX_INBOUND_BYTES, HardenedStdioTransport } from "./transport/stdio.js";
 
 export type CloseReason = "eof" | "input_error" | "client_gone" | "requested";
@@ -110,7 +111,8 @@ function watchClientRoots(
 }
 
 export async function startServer(options: StartServerOptions): Promise<ServerHandle> {
-  const logger = options.logger ?? silentLogger;
+  // Every diagnostic passes one limiter: a client flooding bad input cannot flood stderr.
+  const logger = limitLogger(options.logger ?? silentLogger);
   const registry = new ToolRegistry({
     tools: options.tools,
     logger,
