@@ -9,6 +9,7 @@ export type Command =
   | { name: "stats"; json: boolean }
   | { name: "chips"; action: "list" | "show" | "clear"; id?: string; json: boolean }
   | { name: "doctor"; json: boolean }
+  | { name: "config"; host?: string }
   | { name: "help" }
   | { name: "version" };
 
@@ -22,6 +23,8 @@ export interface Flags {
   chipTtl?: string;
   maxInboundBytes?: string;
   maxResultBytes?: string;
+  ccrUrl?: string;
+  ccrNamespace?: string;
 }
 
 const VALUE_FLAGS = new Set([
@@ -33,6 +36,8 @@ const VALUE_FLAGS = new Set([
   "--chip-ttl",
   "--max-inbound-bytes",
   "--max-result-bytes",
+  "--ccr-url",
+  "--ccr-namespace",
   "--query",
   "--hint",
 ]);
@@ -73,6 +78,8 @@ export function parseArgs(argv: string[]): { command: Command; flags: Flags } {
   flags.chipTtl = values.get("--chip-ttl");
   flags.maxInboundBytes = values.get("--max-inbound-bytes");
   flags.maxResultBytes = values.get("--max-result-bytes");
+  flags.ccrUrl = values.get("--ccr-url");
+  flags.ccrNamespace = values.get("--ccr-namespace");
   flags.ephemeral = bools.has("--ephemeral");
   const json = bools.has("--json");
   const query = values.get("--query");
@@ -105,6 +112,9 @@ export function parseArgs(argv: string[]): { command: Command; flags: Flags } {
     case "doctor":
       extra(0);
       return { command: { name: "doctor", json }, flags };
+    case "config":
+      extra(1);
+      return { command: { name: "config", ...(rest[0] ? { host: rest[0] } : {}) }, flags };
     case "chips": {
       const action = rest[0] ?? "list";
       if (action === "list" || action === "clear") {

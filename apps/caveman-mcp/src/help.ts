@@ -11,6 +11,10 @@ Usage:
   caveman-mcp stats [--json]            CCR store and chip figures
   caveman-mcp chips list|show ID|clear [--json]
   caveman-mcp doctor [--json]           check store, chip dir, roots; print the effective config
+  caveman-mcp config [HOST] [--root DIR]
+                                        print the MCP config snippet for HOST (claude-code,
+                                        claude-desktop, cursor, vscode, windsurf, zed, codex,
+                                        gemini); no HOST lists them
   caveman-mcp --help | --version
 
 Options (flag, then environment variable; flags win):
@@ -23,9 +27,15 @@ Options (flag, then environment variable; flags win):
   --chip-ttl SECONDS       CAVEMAN_CHIP_TTL               chip lifetime (default: none)
   --max-inbound-bytes N    CAVEMAN_MAX_INBOUND_BYTES      longest request line (default 16MiB)
   --max-result-bytes N     CAVEMAN_MAX_RESULT_BYTES       largest tool result (default 16MiB)
+  --ccr-url URL            CAVEMAN_CCR_URL                team store, redis://[user:pass@]host[:port][/db]
+                                                          or rediss:// (TLS); settings in the query:
+                                                          ?namespace=N&idle=7d&max_age=30d&max_bytes=32MiB
+  --ccr-namespace NAME     CAVEMAN_CCR_NAMESPACE          team store namespace (default: the URL's, else "default")
 
 Environment only:
   CAVEMAN_SQLITE_BINDING   absolute path of a prebuilt better_sqlite3.node (set by the npx launcher)
+  CAVEMAN_CCR_PASSWORD     team store password (instead of putting it in the URL)
+  CAVEMAN_CCR_TLS_CA       absolute path of a PEM file with the CA of a rediss:// server's certificate
 
 Exit codes: 0 success, 1 failure (unknown handle, failed check), 2 bad usage or configuration.
 `;

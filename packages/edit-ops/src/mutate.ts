@@ -12,7 +12,7 @@ import { rehash } from "./rehash.js";
 import { buildResult } from "./result.js";
 import { type Root, resolvePath } from "./roots.js";
 import { splice } from "./splice.js";
-import { checkExpected, commit, type Loaded, load, type StoreDeps } from "./store.js";
+import { checkExpected, commit, type Loaded, type StoreDeps, withLoaded } from "./store.js";
 import {
   type ByteSplice,
   type Doc,
@@ -56,12 +56,21 @@ export function createMutator({ roots, deps, io, maxDiffBytes }: MutatorContext)
     const preview = bool(rec, "preview") ?? false;
     const expected = expectedHash(rec);
     const at = await resolvePath(path, roots);
+<<<<<<< HEAD
     return locks.run(at.real, async () => {
       const loaded = await load(deps, at, mustExist);
       const moved = expected === undefined ? null : !loaded.hash?.startsWith(expected);
       if (!anchored || loaded.hash === null) checkExpected(loaded, expected);
       return fn(loaded, preview, moved);
     });
+=======
+    return locks.run(at.real, () =>
+      withLoaded(deps, at, { mustExist, lock: !preview }, async (loaded) => {
+        checkExpected(loaded, expected);
+        return fn(loaded, preview);
+      }),
+    );
+>>>>>>> main
   };
 
   /** Apply a plan to the loaded document and write (unless preview). */

@@ -43,8 +43,8 @@ export async function runToolCommand(
   try {
     const session = new Session();
     if (command.name === "compress") {
-      const report = compressInput(
-        { ccr: stores.ccr, session, store: stores.store },
+      const report = await compressInput(
+        { ccr: stores.originals, session, store: stores.store },
         {
           input: readInput(command.file),
           ...(command.hint ? { hint: command.hint } : {}),
@@ -69,7 +69,7 @@ export async function runToolCommand(
     const tools = createCavemanTools({
       families: ["compress"],
       session,
-      ccr: stores.ccr,
+      ccr: stores.originals,
       store: stores.store,
     });
     const registry = new ToolRegistry({ tools, logger, maxResultBytes: config.maxResultBytes });

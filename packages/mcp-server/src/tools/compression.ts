@@ -4,7 +4,7 @@
 // error. Lossy output is returned only after the original is in the CCR store under the handle it
 // cites. Compress is a text tool (the output, then one note with kind, ratio, tokens and handle);
 // stats is a data tool (its figures are the payload).
-import type { CcrStore } from "@caveman/ccr-store";
+import type { AnyCcrStore } from "@caveman/ccr-store";
 import { computeHandle } from "@caveman/ccr-store";
 import { compress, countTokens } from "@caveman/engine";
 import { z } from "zod";
@@ -22,7 +22,8 @@ export interface StoreInfo {
 }
 
 export interface CompressionDeps {
-  ccr: CcrStore;
+  /** A local store, or the tiered store (local first, then the team store). */
+  ccr: AnyCcrStore;
   session: Session;
   store: StoreInfo;
 }
@@ -63,7 +64,10 @@ function passThrough(input: string, kind: string, tokens: number, reason: string
 }
 
 /** Compress once, fail-open, storing the original first; records the call in the session. */
-export function compressInput(deps: CompressionDeps, { input, hint, query }: CompressArgs): CompressReport {
+export async function compressInput(
+  deps: CompressionDeps,
+  { input, hint, query }: CompressArgs,
+): Promise<CompressReport> {
   const handle = computeHandle(input);
   if (deps.session.isRetrievedOutput(handle)) {
     return passThrough(input, "text", countTokens(input), "retrieved_output", deps.session);
@@ -79,7 +83,7 @@ export function compressInput(deps: CompressionDeps, { input, hint, query }: Com
     return passThrough(input, result.kind, result.tokensIn, result.reason ?? "not_smaller", deps.session);
   }
   try {
-    deps.ccr.put(input, {
+    await deps.ccr.put(input, {
       kind: result.kind,
       producer: hint,
       tokensIn: result.tokensIn,
@@ -120,8 +124,8 @@ export function compressTool(deps: CompressionDeps): ToolSpec {
       query: z.string().max(2000).optional().describe("what you look for; matches are kept"),
     }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
-    run: (args): TextOutcome => {
-      const report = compressInput(deps, args);
+    run: async (args): Promise<TextOutcome> => {
+      const report = await compressInput(deps, args);
       return { text: report.output, notes: [compressNote(report)] };
     },
   });
@@ -139,15 +143,17 @@ export function statsTool(deps: CompressionDeps): ToolSpec {
       saved_tokens_net: z.number(),
     }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
-    run: () => {
+    run: async () => {
       const stats = deps.session.stats();
       const store: Record<string, unknown> = { backend: deps.store.backend };
       if (deps.store.path) store.path = deps.store.path;
       if (deps.store.fallback) store.fallback = deps.store.fallback;
       try {
-        const s = deps.ccr.stats();
+        const s = await deps.ccr.stats();
         store.entries = s.entries;
         store.bytes = s.bytes;
+        // The tiered store adds its team link (URL with the password masked).
+        if ("team" in s && s.team) store.team = s.team;
       } catch (err) {
         store.error = toWireError(err)?.code ?? "cave_store_failed";
       }
