@@ -56,21 +56,13 @@ export function createMutator({ roots, deps, io, maxDiffBytes }: MutatorContext)
     const preview = bool(rec, "preview") ?? false;
     const expected = expectedHash(rec);
     const at = await resolvePath(path, roots);
-<<<<<<< HEAD
-    return locks.run(at.real, async () => {
-      const loaded = await load(deps, at, mustExist);
-      const moved = expected === undefined ? null : !loaded.hash?.startsWith(expected);
-      if (!anchored || loaded.hash === null) checkExpected(loaded, expected);
-      return fn(loaded, preview, moved);
-    });
-=======
     return locks.run(at.real, () =>
       withLoaded(deps, at, { mustExist, lock: !preview }, async (loaded) => {
-        checkExpected(loaded, expected);
-        return fn(loaded, preview);
+        const moved = expected === undefined ? null : !loaded.hash?.startsWith(expected);
+        if (!anchored || loaded.hash === null) checkExpected(loaded, expected);
+        return fn(loaded, preview, moved);
       }),
     );
->>>>>>> main
   };
 
   /** Apply a plan to the loaded document and write (unless preview). */
