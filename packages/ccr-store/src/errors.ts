@@ -29,7 +29,13 @@ export type CcrStoreErrorCode =
   /** Another process held the database lock for longer than the busy timeout. */
   | "store_busy"
   /** The store was used after close(). */
-  | "store_closed";
+  | "store_closed"
+  /** No SQLite driver loads in this process (no node:sqlite, and better-sqlite3's binding fails). */
+  | "store_driver_unavailable"
+  /** The database can be read but not written (read-only disk, directory or file): puts are refused. */
+  | "store_read_only"
+  /** The database file was deleted or replaced while open and a new one could not be made. */
+  | "store_vanished";
 
 /** A typed failure of the CCR store. */
 export class CcrStoreError extends Error {
