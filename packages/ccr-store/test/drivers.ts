@@ -3,6 +3,7 @@
 // CCR_TEST_DRIVERS=node:sqlite,better-sqlite3 demands drivers: one that does not load fails the
 // run instead of quietly shrinking it (the Node matrix in CI sets it). CCR_TEST_BETTER_SQLITE3_BINDING
 // names a better_sqlite3.node built for this Node, for runs under a Node the install did not build for.
+import { existsSync, writeFileSync } from "node:fs";
 import type { SqlConnection, SqliteDriverName } from "../src/sqlite/driver.js";
 import { selectDriver } from "../src/sqlite/select.js";
 
@@ -48,6 +49,7 @@ export function driverOptions(driver: SqliteDriverName): {
 
 /** A plain connection to a file, behind the store's back (to inspect or damage it). */
 export function rawConnection(driver: SqliteDriverName, path: string): SqlConnection {
+  if (!existsSync(path)) writeFileSync(path, "", { mode: 0o600 });
   return selectDriver(driver, driver === "better-sqlite3" ? testBinding : undefined).open(path, {
     busyTimeoutMs: 5000,
     readOnly: false,

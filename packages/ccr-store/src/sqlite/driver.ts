@@ -4,6 +4,7 @@
 // Both open the same file format, so a database written by one is read by the other. Errors a
 // driver throws keep their own shape; `sqliteCode` turns either into a `SQLITE_*` name.
 // A later asynchronous backend (a network store) would sit beside this seam, not inside it.
+import { existsSync } from "node:fs";
 
 /** The SQLite drivers this package can use. */
 export type SqliteDriverName = "node:sqlite" | "better-sqlite3";
@@ -45,6 +46,15 @@ export interface SqlDriver {
   readonly name: SqliteDriverName;
   /** Open an existing database file. Throws the library's own error when it cannot. */
   open(path: string, opts: ConnectOptions): SqlConnection;
+}
+
+/**
+ * True when a read-only open failed only because SQLite could not make the -shm file of a WAL
+ * database (SQLITE_CANTOPEN in a directory we cannot write) and no -wal file holds commits that
+ * are not yet in the database file itself: then the file alone is the whole database.
+ */
+export function readOnlyWithoutWal(err: unknown, path: string, opts: ConnectOptions): boolean {
+  return opts.readOnly && sqliteCode(err) === "SQLITE_CANTOPEN" && !existsSync(`${path}-wal`);
 }
 
 /** The first column of the first row of a statement, or undefined (better-sqlite3's pluck). */

@@ -2,7 +2,16 @@
 // process.getBuiltinModule, never imported statically, so this file loads on Node 20 too, where
 // the module does not exist. Node 22 prints an ExperimentalWarning when the module first loads;
 // that one warning (type ExperimentalWarning, about SQLite) is dropped, every other passes on.
-import type { ConnectOptions, SqlConnection, SqlDriver, SqlRow, SqlStatement, SqlValue } from "./driver.js";
+import { pathToFileURL } from "node:url";
+import {
+  type ConnectOptions,
+  readOnlyWithoutWal,
+  type SqlConnection,
+  type SqlDriver,
+  type SqlRow,
+  type SqlStatement,
+  type SqlValue,
+} from "./driver.js";
 
 // The part of node:sqlite we use (@types/node 20 does not describe the module).
 interface NodeStatementSync {
@@ -66,13 +75,26 @@ export function nodeSqliteDriver(): SqlDriver | null {
   return {
     name: "node:sqlite",
     open(path: string, opts: ConnectOptions): SqlConnection {
-      const db = new mod.DatabaseSync(path, { open: true, readOnly: opts.readOnly });
+      const connect = (location: string): NodeDatabaseSync => {
+        const db = new mod.DatabaseSync(location, { open: true, readOnly: opts.readOnly });
+        try {
+          // The constructor's own timeout option only exists from 22.16; the pragma works everywhere.
+          db.exec(`PRAGMA busy_timeout = ${Math.floor(opts.busyTimeoutMs)}`);
+          if (opts.readOnly) db.prepare("SELECT count(*) FROM sqlite_master").get();
+        } catch (err) {
+          db.close();
+          throw err;
+        }
+        return db;
+      };
+      let db: NodeDatabaseSync;
       try {
-        // The constructor's own timeout option only exists from 22.16; the pragma works everywhere.
-        db.exec(`PRAGMA busy_timeout = ${Math.floor(opts.busyTimeoutMs)}`);
+        db = connect(path);
       } catch (err) {
-        db.close();
-        throw err;
+        if (!readOnlyWithoutWal(err, path, opts)) throw err;
+        // A WAL database in a directory we cannot write, closed cleanly (no -wal): SQLite cannot
+        // create the -shm it wants, but the file alone is complete, so read it as immutable.
+        db = connect(`${pathToFileURL(path).href}?immutable=1`);
       }
       return {
         driver: "node:sqlite",
