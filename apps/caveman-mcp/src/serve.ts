@@ -6,7 +6,7 @@
 import { createCavemanTools, Session, startServer } from "@caveman/mcp-server";
 import type { Config } from "./config.js";
 import { stderrLogger } from "./logger.js";
-import { openEditor, openStores } from "./stores.js";
+import { describeStore, openEditor, openStores } from "./stores.js";
 import { VERSION } from "./version.js";
 
 export async function serve(config: Config): Promise<number> {
@@ -57,10 +57,7 @@ export async function serve(config: Config): Promise<number> {
     maxResultBytes: config.maxResultBytes,
   });
   if (stopRequested) void handle.close("requested");
-  const where =
-    stores.store.backend === "sqlite"
-      ? stores.store.path
-      : `memory${stores.store.fallback ? " (fallback)" : ""}`;
+  const where = describeStore(stores.store);
   logger.info(
     `${VERSION} serving MCP on stdio; store ${where}; chips ${config.chipDir}; roots ${config.roots.join(", ")}; ${tools.length} tools`,
   );

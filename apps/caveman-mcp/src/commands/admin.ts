@@ -5,7 +5,7 @@ import { type ChipMeta, isChipStoreError, parseChipRef } from "@caveman/chip-sto
 import type { Command } from "../args.js";
 import type { Config } from "../config.js";
 import { stderrLogger } from "../logger.js";
-import { openStores } from "../stores.js";
+import { describeStore, openStores } from "../stores.js";
 import { type Io, writeOut } from "./io.js";
 
 export async function runStats(
@@ -20,10 +20,9 @@ export async function runStats(
     const out = { store: { ...stores.store, ...ccr }, chips: { dir: config.chipDir, count: chips } };
     if (command.json) await writeOut(io, `${JSON.stringify(out)}\n`);
     else {
-      const where = stores.store.path ?? "memory";
       await writeOut(
         io,
-        `store    ${ccr.backend} ${where}${stores.store.fallback ? ` (fallback: ${stores.store.fallback})` : ""}\n` +
+        `store    ${describeStore(stores.store)}\n` +
           `entries  ${ccr.entries} (${ccr.bytes} bytes of ${ccr.budgetBytes}, ${ccr.hits} hits)\n` +
           `chips    ${chips} in ${config.chipDir}\n`,
       );
