@@ -7,13 +7,13 @@ export {
   gatherHost,
   gatherInput,
   gatherLibcEvidence,
+  hasBuiltinSqlite,
   type LibcPaths,
 } from "./host.js";
 export {
   abisIn,
   BINDING_ENV,
   bindingFile,
-  EPHEMERAL_ENV,
   OVERRIDE_ENV,
   PORTABLE_SERVER_FILE,
   SERVER_FILE,
