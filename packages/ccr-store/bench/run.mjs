@@ -1,116 +1,47 @@
-// `pnpm --filter @caveman/ccr-store bench`: puts and gets per second for 1 KB and 1 MB originals,
-// memory and SQLite in one process, and SQLite shared by two processes at once (bench/worker.mjs,
-// phases started together). Imports the built dist/, so run `pnpm build` first (turbo's bench
-// task depends on build). Prints a table and records it under the "ccr-store" section.
-import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+// `pnpm --filter @caveman/ccr-store bench`: puts and gets per second for memory and for the SQLite
+// backend on each driver, in one table. better-sqlite3 and memory run under this Node; node:sqlite
+// needs Node 22.13+, so when this Node lacks it the bench runs those rows under a newer Node: the
+// one in CAVEMAN_BENCH_NODE, else the Node 24 the Node matrix installs (.cache/node-matrix, see
+// tooling/scripts/node-matrix.sh). Imports the built dist/ (turbo's bench task builds first).
+// Prints the table and records it under the "ccr-store" section.
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { measure, printTable, writeResults } from "@caveman/bench";
-import { openMemoryStore } from "../dist/index.js";
-import { openSqliteStore } from "../dist/sqlite.js";
+import { printTable, writeResults } from "@caveman/bench";
+import { nodeHasSqlite } from "../dist/sqlite.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const SIZES = [
-  { label: "1 KB", bytes: 1024, count: 5000 },
-  { label: "1 MB", bytes: 1024 * 1024, count: 150 },
-];
-const exact = (count) => ({ iterations: count, warmup: 0, minMs: Number.POSITIVE_INFINITY });
-
-async function singleProcess(backend, open, { label, bytes, count }) {
-  const store = open();
-  const originals = Array.from({ length: count }, () => new Uint8Array(randomBytes(bytes)));
-  const handles = [];
-  let p = 0;
-  const puts = await measure(() => handles.push(store.put(originals[p++]).handle), exact(count));
-  let g = 0;
-  const gets = await measure(() => store.get(handles[(g++ * 7919) % count]), exact(count));
-  store.close();
-  return row(backend, "1", label, puts.opsPerSec, gets.opsPerSec, puts.p99Ms, gets.p99Ms);
-}
-
-async function twoProcesses(path, { label, bytes, count }) {
-  const workers = [0, 1].map(() => startWorker(path, bytes, count));
-  const phases = {};
-  for (const phase of ["put", "get"]) {
-    await Promise.all(workers.map((w) => w.next("ready")));
-    const t0 = performance.now();
-    for (const w of workers) w.child.stdin.write("go\n");
-    const results = await Promise.all(workers.map((w) => w.next("phase")));
-    const wallMs = performance.now() - t0;
-    phases[phase] = {
-      opsPerSec: (2 * count * 1000) / wallMs,
-      p99Ms: Math.max(...results.map((r) => r.p99Ms)),
-    };
-  }
-  await Promise.all(workers.map((w) => w.exited));
-  return row(
-    "sqlite",
-    "2",
-    label,
-    phases.put.opsPerSec,
-    phases.get.opsPerSec,
-    phases.put.p99Ms,
-    phases.get.p99Ms,
+const rowsScript = join(here, "rows.mjs");
+const run = (nodeBin, backends) =>
+  JSON.parse(
+    execFileSync(nodeBin, [rowsScript, ...backends], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }),
   );
+
+function newerNode() {
+  const candidates = [
+    process.env.CAVEMAN_BENCH_NODE,
+    join(here, "..", "..", "..", ".cache", "node-matrix", "node-24.22.3", "package", "bin", "node"),
+  ];
+  return candidates.find((c) => c && existsSync(c)) ?? null;
 }
 
-function startWorker(path, bytes, count) {
-  const child = spawn(process.execPath, [join(here, "worker.mjs"), path, String(bytes), String(count)], {
-    stdio: ["pipe", "pipe", "inherit"],
-  });
-  const queue = [];
-  const waiting = [];
-  let buf = "";
-  child.stdout.on("data", (d) => {
-    buf += d.toString("utf8");
-    for (let nl = buf.indexOf("\n"); nl >= 0; nl = buf.indexOf("\n")) {
-      const msg = JSON.parse(buf.slice(0, nl));
-      buf = buf.slice(nl + 1);
-      const w = waiting.shift();
-      if (w) w(msg);
-      else queue.push(msg);
-    }
-  });
-  const exited = new Promise((resolve, reject) =>
-    child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`bench worker exited ${code}`)))),
-  );
-  const next = async (key) => {
-    const msg = queue.shift() ?? (await new Promise((resolve) => waiting.push(resolve)));
-    if (!(key in msg)) throw new Error(`bench worker said ${JSON.stringify(msg)}, expected ${key}`);
-    return msg;
-  };
-  return { child, next, exited };
+const rows = [];
+if (nodeHasSqlite(process.version)) {
+  rows.push(...run(process.execPath, ["memory", "node:sqlite", "better-sqlite3"]));
+} else {
+  rows.push(...run(process.execPath, ["memory", "better-sqlite3"]));
+  const other = newerNode();
+  if (other === null) {
+    process.stderr.write(
+      "ccr-store bench: no Node 22.13+ for the node:sqlite rows; set CAVEMAN_BENCH_NODE or run tooling/scripts/node-matrix.sh once\n",
+    );
+  } else rows.push(...run(other, ["node:sqlite"]));
 }
-
-function row(backend, processes, size, puts, gets, putP99, getP99) {
-  return {
-    backend,
-    processes,
-    size,
-    "puts/s": Math.round(puts),
-    "gets/s": Math.round(gets),
-    "put p99 ms": putP99,
-    "get p99 ms": getP99,
-  };
-}
-
-const dir = mkdtempSync(join(tmpdir(), "ccr-bench-"));
-try {
-  const rows = [];
-  for (const size of SIZES) {
-    rows.push(await singleProcess("memory", () => openMemoryStore(), size));
-    const single = join(dir, `single-${size.bytes}.db`);
-    rows.push(await singleProcess("sqlite", () => openSqliteStore({ path: single }), size));
-    rows.push(await twoProcesses(join(dir, `shared-${size.bytes}.db`), size));
-  }
-  printTable(
-    "ccr-store: puts and gets per second (SQLite WAL, synchronous=NORMAL; 2 processes = aggregate)",
-    rows,
-  );
-  writeResults("ccr-store", rows);
-} finally {
-  rmSync(dir, { recursive: true, force: true });
-}
+const order = (r) => `${r.size === "1 KB" ? 0 : 1}${["memory", "better-sqlite3", "node:sqlite"].indexOf(r.backend)}${r.processes}`;
+rows.sort((a, b) => order(a).localeCompare(order(b)));
+printTable(
+  "ccr-store: puts and gets per second by backend (SQLite WAL, synchronous=NORMAL; 2 processes = aggregate)",
+  rows,
+);
+writeResults("ccr-store", rows);

@@ -1,4 +1,4 @@
-// One benchmark process: opens the store, makes `count` distinct originals of `size` bytes, then
+// One benchmark process: opens the store on the named driver, makes `count` distinct originals of `size` bytes, then
 // waits for "go" on stdin before each phase (puts, then gets) so that two workers run each phase
 // at the same time. Reports each phase's timing as one JSON line on stdout.
 import { randomBytes } from "node:crypto";
@@ -6,10 +6,10 @@ import { createInterface } from "node:readline";
 import { measure } from "@caveman/bench";
 import { openSqliteStore } from "../dist/sqlite.js";
 
-const [path, sizeArg, countArg] = process.argv.slice(2);
+const [driver, path, sizeArg, countArg] = process.argv.slice(2);
 const size = Number(sizeArg);
 const count = Number(countArg);
-const store = openSqliteStore({ path });
+const store = openSqliteStore({ path, driver });
 const originals = Array.from({ length: count }, () => new Uint8Array(randomBytes(size)));
 const handles = [];
 const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
