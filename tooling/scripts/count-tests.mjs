@@ -33,7 +33,9 @@ for (const group of groups) {
 // The Node matrix (tooling/scripts/node-matrix.sh) leaves one report per Node line and suite.
 const matrix = join(root, ".cache", "node-matrix", "results");
 if (existsSync(matrix)) {
-  for (const name of readdirSync(matrix).filter((f) => f.endsWith(".json")).sort()) {
+  for (const name of readdirSync(matrix)
+    .filter((f) => f.endsWith(".json"))
+    .sort()) {
     try {
       const r = JSON.parse(readFileSync(join(matrix, name), "utf8"));
       passed += r.numPassedTests ?? 0;

@@ -94,7 +94,9 @@ export function describeStore(store: CcrInfo, fileMode?: string): string {
     const readOnly = store.writable ? "" : ", READ-ONLY: new originals are not stored";
     return `sqlite (${store.driver ?? "unknown driver"}) ${store.path ?? ""}${mode}${readOnly}`;
   }
-  return store.fallback ? `memory: ${store.fallback}` : "memory (--ephemeral: originals last only as long as this process)";
+  return store.fallback
+    ? `memory: ${store.fallback}`
+    : "memory (--ephemeral: originals last only as long as this process)";
 }
 
 export function openChips(config: Config, logger: Logger): { chips: ChipStore; persisted: boolean } {

@@ -26,9 +26,10 @@ function run(box: Sandbox, args: string[], opts: { input?: string; nodeFlags?: s
 }
 
 const logLines = (n: number, tag: string) =>
-  Array.from({ length: n }, (_, i) => `2024-05-01T10:00:${String(i % 60).padStart(2, "0")} INFO ${tag} job ${i}`).join(
-    "\n",
-  );
+  Array.from(
+    { length: n },
+    (_, i) => `2024-05-01T10:00:${String(i % 60).padStart(2, "0")} INFO ${tag} job ${i}`,
+  ).join("\n");
 
 /** A sandbox whose only SQLite route is a binding that does not load. */
 function noSqlite(): { box: Sandbox; nodeFlags: string[] } {
@@ -77,7 +78,9 @@ describe("the CCR store the server reports", () => {
     await client.close();
     const store = (stats.structuredContent as { store: { backend: string; fallback: string } }).store;
     expect(store.backend).toBe("memory");
-    expect(store.fallback).toMatch(/^originals are kept in memory only and will be lost at exit: store_driver_unavailable/);
+    expect(store.fallback).toMatch(
+      /^originals are kept in memory only and will be lost at exit: store_driver_unavailable/,
+    );
     const start = err.split("\n").find((l) => l.includes("serving MCP on stdio")) ?? "";
     expect(start).toContain("store memory: originals are kept in memory only and will be lost at exit");
   });
@@ -101,7 +104,9 @@ describe("the CCR store the server reports", () => {
     try {
       const doctor = run(box, ["doctor"]);
       expect(doctor.code).toBe(1);
-      expect(doctor.stdout).toMatch(/FAIL ccr store: sqlite \([^)]+\) \S+ \(mode 0600\), READ-ONLY: new originals are not stored/);
+      expect(doctor.stdout).toMatch(
+        /FAIL ccr store: sqlite \([^)]+\) \S+ \(mode 0600\), READ-ONLY: new originals are not stored/,
+      );
       const { client } = await connect(box);
       const back = await client.callTool({
         name: "caveman_retrieve",

@@ -218,7 +218,8 @@ describe("resolveLaunch: the portable fallback", () => {
       expect(r.plan).toMatchObject({ via: "portable-memory", args: [PORTABLE], env: {} });
       expect(r.plan.notice).toContain("originals are kept in memory only and will be lost at exit");
       expect(r.plan.notice).toContain("Node v20.20.2 has no built-in SQLite");
-      if (own !== null) expect(r.plan.notice).toMatch(/Fix: reinstall caveman-mcp with its optional dependencies/);
+      if (own !== null)
+        expect(r.plan.notice).toMatch(/Fix: reinstall caveman-mcp with its optional dependencies/);
       else expect(r.plan.notice).toMatch(/Fix: run on Node 22\.13 or newer/);
       expect(r.plan.tried).toContain("ordinary better-sqlite3: ABI mismatch");
     });

@@ -15,7 +15,10 @@ const here = dirname(fileURLToPath(import.meta.url));
 const rowsScript = join(here, "rows.mjs");
 const run = (nodeBin, backends) =>
   JSON.parse(
-    execFileSync(nodeBin, [rowsScript, ...backends], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }),
+    execFileSync(nodeBin, [rowsScript, ...backends], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+    }),
   );
 
 function newerNode() {
@@ -38,7 +41,8 @@ if (nodeHasSqlite(process.version)) {
     );
   } else rows.push(...run(other, ["node:sqlite"]));
 }
-const order = (r) => `${r.size === "1 KB" ? 0 : 1}${["memory", "better-sqlite3", "node:sqlite"].indexOf(r.backend)}${r.processes}`;
+const order = (r) =>
+  `${r.size === "1 KB" ? 0 : 1}${["memory", "better-sqlite3", "node:sqlite"].indexOf(r.backend)}${r.processes}`;
 rows.sort((a, b) => order(a).localeCompare(order(b)));
 printTable(
   "ccr-store: puts and gets per second by backend (SQLite WAL, synchronous=NORMAL; 2 processes = aggregate)",

@@ -23,7 +23,9 @@ function loads(name: SqliteDriverName): boolean {
 
 /** The drivers under test, in a stable order. */
 export function testDrivers(): SqliteDriverName[] {
-  const demanded = process.env.CCR_TEST_DRIVERS?.split(",").map((s) => s.trim()).filter(Boolean);
+  const demanded = process.env.CCR_TEST_DRIVERS?.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (demanded === undefined || demanded.length === 0) {
     const found = ALL.filter(loads);
     if (found.length === 0) throw new Error("no SQLite driver loads in this process");

@@ -7,8 +7,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { computeHandle } from "../src/index.js";
-import { openSqliteStore as openAny, type SqliteStoreOptions } from "../src/sqlite.js";
 import { pragma } from "../src/sqlite/driver.js";
+import { openSqliteStore as openAny, type SqliteStoreOptions } from "../src/sqlite.js";
 import { originalFor } from "./children/originals.js";
 import { driverOptions, rawConnection, testDrivers } from "./drivers.js";
 import { CHILD_DIR, parseLines, runWorker as runAny, tempDir } from "./helpers.js";
@@ -86,7 +86,9 @@ describe.each(testDrivers())("across processes, on %s", (driver) => {
       const check = rawConnection(driver, db);
       expect(pragma(check, "integrity_check")).toBe("ok");
       // Every record present is whole: its bytes match its hash (a put is all or nothing).
-      const rows = check.prepare("SELECT sha256, original FROM caveman_ccr_entries").all() as unknown as Array<{
+      const rows = check
+        .prepare("SELECT sha256, original FROM caveman_ccr_entries")
+        .all() as unknown as Array<{
         sha256: string;
         original: Uint8Array;
       }>;

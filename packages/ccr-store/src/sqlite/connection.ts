@@ -52,7 +52,8 @@ export function fileIdentity(path: string): string | null {
  */
 export function acquire(opts: ConnectionOptions): Lease {
   const key = fileIdentity(opts.path);
-  if (key === null) throw new CcrStoreError("store_open_failed", `cannot open ${opts.path}: it does not exist`);
+  if (key === null)
+    throw new CcrStoreError("store_open_failed", `cannot open ${opts.path}: it does not exist`);
   let shared = open.get(key);
   if (!shared) {
     shared = { db: connect(opts), readOnly: opts.readOnly, refs: 0 };

@@ -52,7 +52,7 @@ export function loadNodeSqlite(): NodeSqliteModule | null {
   process.emitWarning = function quietSqlite(this: unknown, warning: string | Error, ...rest: unknown[]) {
     const first = rest[0];
     const type =
-      typeof first === "string" ? first : (first as { type?: unknown } | undefined)?.type ?? undefined;
+      typeof first === "string" ? first : ((first as { type?: unknown } | undefined)?.type ?? undefined);
     const text = typeof warning === "string" ? warning : warning.message;
     if (type === "ExperimentalWarning" && /\bSQLite\b/.test(text)) return;
     (emitWarning as (...args: unknown[]) => void).call(process, warning, ...rest);

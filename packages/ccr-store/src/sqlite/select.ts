@@ -56,7 +56,10 @@ function missingNodeSqlite(node: string): string {
 }
 
 /** What went wrong loading better-sqlite3's binding, and the fix for exactly that. */
-export function bindingProblem(err: unknown, nativeBinding: string | undefined): { what: string; fix: string } {
+export function bindingProblem(
+  err: unknown,
+  nativeBinding: string | undefined,
+): { what: string; fix: string } {
   const text = err instanceof Error ? err.message : String(err);
   const where = nativeBinding === undefined ? "better-sqlite3's binding" : `the binding ${nativeBinding}`;
   const abi = /NODE_MODULE_VERSION (\d+)[\s\S]*?NODE_MODULE_VERSION (\d+)/.exec(text);

@@ -145,7 +145,9 @@ describe.each(testDrivers())("openSqliteStore on %s", (driver) => {
     writeFileSync(path, "", { mode: 0o600 });
     execFileSync("chattr", ["+i", path]);
     try {
-      expect(() => openSqliteStore({ path })).toThrow(/store_open_failed: .*read-only and holds no CCR store/);
+      expect(() => openSqliteStore({ path })).toThrow(
+        /store_open_failed: .*read-only and holds no CCR store/,
+      );
     } finally {
       execFileSync("chattr", ["-i", path]);
     }
@@ -302,7 +304,9 @@ describe.each(both)("one file format: written with %s, read with %s", (writer, r
       new Uint8Array(200_000).map((_, i) => (i * 7) & 0xff),
     ];
     const w = openAny({ path, ...driverOptions(writer) });
-    const handles = originals.map((o, i) => w.put(o, { kind: `k${i}`, producer: writer, tokensIn: i }).handle);
+    const handles = originals.map(
+      (o, i) => w.put(o, { kind: `k${i}`, producer: writer, tokensIn: i }).handle,
+    );
     w.get(handles[1]!);
     expect(w.stats().driver).toBe(writer);
     w.close();
