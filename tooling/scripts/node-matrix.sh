@@ -62,12 +62,18 @@ build_binding() {
   echo "$out/build/Release/better_sqlite3.node"
 }
 
-# vitest under one Node: run_suite <node> <label> <package dir> [vitest args...]
+# vitest under one Node: run_suite <node> <label> <package dir> [vitest args...]. The package's
+# own report (test-results.json, from the main run) is set aside and put back, and this run's
+# report is moved to $RESULTS/<label>.json.
 run_suite() {
-  local node="$1" label="$2" pkg="$3"
+  local node="$1" label="$2" pkg="$3" rc=0
   shift 3
-  (cd "$pkg" && PATH="$(dirname "$node"):$PATH" "$node" node_modules/vitest/vitest.mjs run \
-    --reporter=default --reporter=json --outputFile.json="$RESULTS/$label.json" "$@") >"$RESULTS/$label.log" 2>&1
+  local report="$pkg/test-results.json" saved="$RESULTS/.main-$label.json"
+  [ -f "$report" ] && mv "$report" "$saved"
+  (cd "$pkg" && PATH="$(dirname "$node"):$PATH" "$node" node_modules/vitest/vitest.mjs run "$@") >"$RESULTS/$label.log" 2>&1 || rc=1
+  if [ -f "$report" ]; then mv "$report" "$RESULTS/$label.json"; else echo "{}" >"$RESULTS/$label.json"; fi
+  [ -f "$saved" ] && mv "$saved" "$report"
+  return $rc
 }
 
 summary() {
@@ -77,7 +83,8 @@ summary() {
     for (const file of process.argv.slice(1)) {
       try {
         const r = JSON.parse(fs.readFileSync(file, "utf8"));
-        p += r.numPassedTests; f += r.numFailedTests || (r.numFailedTestSuites ? 1 : 0);
+        p += r.numPassedTests ?? 0;
+        f += (r.numFailedTests ?? 0) || (r.numFailedTestSuites ?? 0) || (r.numTotalTests ? 0 : 1);
       } catch { f += 1; }
     }
     console.log(`${p} passed, ${f} failed`);' "$@"

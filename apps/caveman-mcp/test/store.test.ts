@@ -5,15 +5,12 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { nodeHasSqlite } from "@caveman/ccr-store/sqlite";
 import { describe, expect, it } from "vitest";
 import { CLI, connect, type Sandbox, sandbox, text } from "./helpers.js";
 
-/** node:sqlite is in Node from 22.13 (and 23.4) on. */
-function nodeHasSqlite(): boolean {
-  const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
-  return major >= 24 || (major === 23 && minor >= 4) || (major === 22 && minor >= 13);
-}
-const DRIVER = nodeHasSqlite() ? "node:sqlite" : "better-sqlite3";
+const BUILTIN = nodeHasSqlite(process.version);
+const DRIVER = BUILTIN ? "node:sqlite" : "better-sqlite3";
 
 function run(box: Sandbox, args: string[], opts: { input?: string; nodeFlags?: string[] } = {}) {
   const r = spawnSync(process.execPath, [...(opts.nodeFlags ?? []), CLI, ...args], {
@@ -38,7 +35,7 @@ function noSqlite(): { box: Sandbox; nodeFlags: string[] } {
   writeFileSync(fake, "not a native addon");
   box.env.CAVEMAN_SQLITE_BINDING = fake;
   // Where this Node has node:sqlite, switch it off so the broken binding is the only way left.
-  return { box, nodeFlags: nodeHasSqlite() ? ["--no-experimental-sqlite"] : [] };
+  return { box, nodeFlags: BUILTIN ? ["--no-experimental-sqlite"] : [] };
 }
 
 describe("the CCR store the server reports", () => {
