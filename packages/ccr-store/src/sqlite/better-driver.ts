@@ -5,12 +5,11 @@
 import { readFileSync } from "node:fs";
 import Database from "better-sqlite3";
 import {
+  adaptStatement,
   type ConnectOptions,
   readOnlyWithoutWal,
   type SqlConnection,
   type SqlDriver,
-  type SqlRow,
-  type SqlStatement,
   type SqlValue,
 } from "./driver.js";
 
@@ -46,17 +45,7 @@ export function betterSqliteDriver(nativeBinding: string | undefined): SqlDriver
         exec: (sql) => {
           db.exec(sql);
         },
-        prepare(sql): SqlStatement {
-          const stmt = db.prepare<SqlValue[], SqlRow>(sql);
-          return {
-            run: (...p) => {
-              stmt.run(...p);
-            },
-            get: (...p) => stmt.get(...p),
-            all: (...p) => stmt.all(...p),
-            iterate: (...p) => stmt.iterate(...p),
-          };
-        },
+        prepare: (sql) => adaptStatement(db.prepare<SqlValue[]>(sql)),
         close: () => {
           db.close();
         },

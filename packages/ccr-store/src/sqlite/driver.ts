@@ -26,6 +26,26 @@ export interface SqlStatement {
   iterate(...params: SqlValue[]): IterableIterator<SqlRow>;
 }
 
+/** A statement as either library hands it out (their own classes share this shape). */
+export interface NativeStatement {
+  run(...params: SqlValue[]): unknown;
+  get(...params: SqlValue[]): unknown;
+  all(...params: SqlValue[]): unknown[];
+  iterate(...params: SqlValue[]): IterableIterator<unknown>;
+}
+
+/** A library's statement behind the seam's SqlStatement. */
+export function adaptStatement(stmt: NativeStatement): SqlStatement {
+  return {
+    run: (...p) => {
+      stmt.run(...p);
+    },
+    get: (...p) => stmt.get(...p) as SqlRow | undefined,
+    all: (...p) => stmt.all(...p) as SqlRow[],
+    iterate: (...p) => stmt.iterate(...p) as IterableIterator<SqlRow>,
+  };
+}
+
 /** One open connection to a database file. */
 export interface SqlConnection {
   readonly driver: SqliteDriverName;

@@ -4,22 +4,16 @@
 // that one warning (type ExperimentalWarning, about SQLite) is dropped, every other passes on.
 import { pathToFileURL } from "node:url";
 import {
+  adaptStatement,
   type ConnectOptions,
+  type NativeStatement,
   readOnlyWithoutWal,
   type SqlConnection,
   type SqlDriver,
-  type SqlRow,
-  type SqlStatement,
-  type SqlValue,
 } from "./driver.js";
 
 // The part of node:sqlite we use (@types/node 20 does not describe the module).
-interface NodeStatementSync {
-  run(...params: SqlValue[]): unknown;
-  get(...params: SqlValue[]): SqlRow | undefined;
-  all(...params: SqlValue[]): SqlRow[];
-  iterate(...params: SqlValue[]): IterableIterator<SqlRow>;
-}
+type NodeStatementSync = NativeStatement;
 interface NodeDatabaseSync {
   exec(sql: string): void;
   prepare(sql: string): NodeStatementSync;
@@ -99,17 +93,7 @@ export function nodeSqliteDriver(): SqlDriver | null {
       return {
         driver: "node:sqlite",
         exec: (sql) => db.exec(sql),
-        prepare(sql): SqlStatement {
-          const stmt = db.prepare(sql);
-          return {
-            run: (...p) => {
-              stmt.run(...p);
-            },
-            get: (...p) => stmt.get(...p),
-            all: (...p) => stmt.all(...p),
-            iterate: (...p) => stmt.iterate(...p),
-          };
-        },
+        prepare: (sql) => adaptStatement(db.prepare(sql)),
         close: () => db.close(),
       };
     },
