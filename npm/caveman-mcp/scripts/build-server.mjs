@@ -89,6 +89,7 @@ const bindingShim = {
         "    if (!err || err.code !== 'MODULE_NOT_FOUND') throw err;",
         "    var why = new Error('this caveman-mcp build carries no better-sqlite3 binding for Node ABI ' + process.versions.modules + ' (' + process.version + ')');",
         "    why.code = 'MODULE_NOT_FOUND';",
+        "    why.fix = 'install caveman-mcp with its platform package (npm install without --omit=optional)';",
         "    throw why;",
         "  }",
         "};",

@@ -74,6 +74,14 @@ describe("selectDriver", () => {
     expect(problem.fix).toContain("rebuild better-sqlite3 with this Node");
     const unbuilt = bindingProblem(new Error("Could not locate the bindings file. Tried: …"), undefined);
     expect(unbuilt.what).toContain("has no compiled binding");
+    const shim = Object.assign(new Error("this build carries no binding for Node ABI 115"), {
+      code: "MODULE_NOT_FOUND",
+      fix: "install the platform package",
+    });
+    expect(bindingProblem(shim, undefined)).toEqual({
+      what: "better-sqlite3's binding failed to load (this build carries no binding for Node ABI 115)",
+      fix: "install the platform package",
+    });
   });
 
   it("refuses an unknown driver name with invalid_config", () => {

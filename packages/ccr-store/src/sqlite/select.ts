@@ -82,8 +82,10 @@ export function bindingProblem(
       fix: "point CAVEMAN_SQLITE_BINDING at an existing better_sqlite3.node, or unset it",
     };
   }
+  // A loader that knows better (a bundle's binding shim) may attach its own fix to the error.
+  const own = (err as { fix?: unknown }).fix;
   return {
     what: `${where} failed to load (${text.split("\n")[0]})`,
-    fix: "reinstall or rebuild better-sqlite3 for this machine",
+    fix: typeof own === "string" ? own : "reinstall or rebuild better-sqlite3 for this machine",
   };
 }
