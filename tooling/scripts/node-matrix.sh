@@ -73,6 +73,11 @@ run_suite() {
   (cd "$pkg" && PATH="$(dirname "$node"):$PATH" "$node" node_modules/vitest/vitest.mjs run "$@") >"$RESULTS/$label.log" 2>&1 || rc=1
   if [ -f "$report" ]; then mv "$report" "$RESULTS/$label.json"; else echo "{}" >"$RESULTS/$label.json"; fi
   [ -f "$saved" ] && mv "$saved" "$report"
+  # CI shows only stdout/stderr: a failing suite's last lines go there.
+  if [ $rc -ne 0 ]; then
+    log "Node $("$node" -v) $label failed; the end of its log:"
+    tail -n 80 "$RESULTS/$label.log" >&2
+  fi
   return $rc
 }
 
