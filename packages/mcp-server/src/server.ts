@@ -15,8 +15,9 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { FailureCapture, type FailureChipSink } from "./capture.js";
+import { errorResult } from "./contract.js";
 import { type Logger, silentLogger } from "./logger.js";
-import { errorResult, ToolRegistry, type ToolSpec } from "./registry.js";
+import { ToolRegistry, type ToolSpec } from "./registry.js";
 import { DEFAULT_MAX_INBOUND_BYTES, HardenedStdioTransport } from "./transport/stdio.js";
 
 export type CloseReason = "eof" | "input_error" | "client_gone" | "requested";
