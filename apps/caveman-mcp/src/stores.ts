@@ -71,7 +71,7 @@ export function openCcr(config: Config, logger: Logger): { ccr: CcrStore; store:
       path,
       ...(config.sqliteBinding ? { nativeBinding: config.sqliteBinding } : {}),
     });
-    const { driver, writable } = ccr.stats();
+    const { driver, writable } = describeOpen(ccr);
     if (!writable) {
       logger.warn(
         `CCR store at ${path} is read-only: stored originals can be retrieved, new ones are not stored (compress passes input through)`,
@@ -84,6 +84,17 @@ export function openCcr(config: Config, logger: Logger): { ccr: CcrStore; store:
     const fallback = memoryNotice(why.split("\n")[0] ?? why);
     logger.warn(`CCR store at ${path} cannot open (${why}); ${fallback.split(":")[0]}`);
     return { ccr: openMemoryStore(), store: { backend: "memory", path, fallback, writable: true } };
+  }
+}
+
+/** Driver and writability of an open store; a stats call that fails (a lock held at start) must
+ * not cost the store itself, so it then reports what an open SQLite store is by default. */
+function describeOpen(ccr: CcrStore): { driver?: "node:sqlite" | "better-sqlite3"; writable: boolean } {
+  try {
+    const s = ccr.stats();
+    return { writable: s.writable, ...(s.driver ? { driver: s.driver } : {}) };
+  } catch {
+    return { writable: true };
   }
 }
 

@@ -7,7 +7,6 @@ export {
   gatherHost,
   gatherInput,
   gatherLibcEvidence,
-  hasBuiltinSqlite,
   type LibcPaths,
 } from "./host.js";
 export {
