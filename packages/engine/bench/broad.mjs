@@ -48,7 +48,8 @@ export function markerCosts(engine, input, output) {
       continue;
     }
     let j = at;
-    while (j < inLines.length && inLines[j] !== line && !inLines[j].includes(line)) j++;
+    // An empty line matches only an empty line ("".includes would match anything).
+    while (j < inLines.length && inLines[j] !== line && (line === "" || !inLines[j].includes(line))) j++;
     if (j === inLines.length) continue;
     close(j);
     at = j + 1;

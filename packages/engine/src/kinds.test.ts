@@ -160,7 +160,7 @@ describe("plain text", () => {
     const input = ["start", ...Array.from({ length: 200 }, () => "waiting for lock..."), "done"].join("\n");
     const r = compress(input);
     expect(r.output).toBe(
-      "start\nwaiting for lock...\n[caveman: 199 lines elided (lines 3-201); identical to line 2]\ndone",
+      "start\nwaiting for lock...\n[caveman: lines 3-201 elided; identical to line 2]\ndone",
     );
   });
 

@@ -2,6 +2,7 @@
 // replace every maximal run of dropped lines with one marker whose facts come from exactly that
 // run. Line numbers in markers are 1-based lines of the input, as `narrow("lines:a-b")` takes them.
 import { formatMarker, isMarkerLine, lineSpan } from "./markers.js";
+import { countTokens } from "./tokens.js";
 
 /** Whole-input searches allowed for slices found out of order before the check fails closed. */
 const UNORDERED_SEARCHES = 32;
@@ -46,7 +47,22 @@ export interface RenderOptions {
   indent?: (from: number) => string;
 }
 
-/** Joins kept lines and one marker per dropped run. `keep[i]` true keeps line i. */
+/**
+ * True when a marker costs fewer tokens than the lines it would replace. Exact counts only for
+ * short runs (a run several times the marker's length always pays), so the check stays cheap.
+ */
+export function markerPays(marker: string, lines: readonly string[], from: number, to: number): boolean {
+  let chars = 0;
+  for (let i = from; i <= to && chars <= marker.length * 4; i++) chars += lines[i]!.length + 1;
+  if (chars > marker.length * 4) return true;
+  if (chars <= marker.length) return false;
+  return countTokens(lines.slice(from, to + 1).join("\n")) > countTokens(marker);
+}
+
+/**
+ * Joins kept lines and one marker per dropped run. `keep[i]` true keeps line i. A run whose
+ * marker would cost as many tokens as its lines is written verbatim instead.
+ */
 export function renderKept(
   lines: readonly string[],
   keep: ArrayLike<boolean | number>,
@@ -62,14 +78,17 @@ export function renderKept(
     }
     let j = i;
     while (j + 1 < lines.length && !keep[j + 1]) j++;
-    const marker = formatMarker({
+    const spec = {
       count: j - i + 1,
       unit: opts.unit ?? "line",
       where: lineSpan(i + 1, j + 1),
       facts: opts.facts ? opts.facts(i, j) : [],
-      ...(opts.handle ? { handle: opts.handle } : {}),
-    });
-    out.push((opts.indent ? opts.indent(i) : "") + marker);
+    };
+    const indent = opts.indent ? opts.indent(i) : "";
+    // Judged without the handle: compress() keeps it on one marker only (nameHandleOnce).
+    if (markerPays(indent + formatMarker(spec), lines, i, j)) {
+      out.push(indent + formatMarker(opts.handle ? { ...spec, handle: opts.handle } : spec));
+    } else for (let k = i; k <= j; k++) out.push(lines[k]!);
     i = j + 1;
   }
   return out.join("\n");

@@ -19,14 +19,25 @@ function full(original: string, unitsTotal: number, note: string): NarrowResult 
   return { output: original, full: true, unitsTotal, unitsShown: unitsTotal, note };
 }
 
+/**
+ * A line-span query: `lines:12-80`, `line:7`, `lines 12-80`, `L12-80`, or a marker line pasted
+ * whole (`[caveman: lines 12-80 elided; ...]`, whose span is what it elided).
+ */
+const LINES_QUERY = /^(?:lines?\s*:?\s*|l)(\d+)(?:\s*-\s*(\d+))?$/i;
+const MARKER_SPAN = /^\s*"?\[caveman: (?:lines? (\d+)(?:-(\d+))? |\d+ \w+ \w+ \(lines? (\d+)(?:-(\d+))?\))/;
+
 function linesQuery(original: string, query: string): NarrowResult | undefined {
-  const m = /^lines?:\s*(\d+)(?:\s*-\s*(\d+))?$/i.exec(query.trim());
+  const q = query.trim();
+  let m = LINES_QUERY.exec(q);
+  const marker = m ? null : MARKER_SPAN.exec(q);
+  if (marker) m = marker[1] ? marker : ([q, marker[3], marker[4]] as unknown as RegExpExecArray);
+  if (!m) return undefined;
   if (!m) return undefined;
   const lines = original.split("\n");
   const from = Number(m[1]);
   const to = Math.min(Number(m[2] ?? m[1]), lines.length);
   if (from < 1 || from > lines.length || to < from)
-    return full(original, lines.length, `${query.trim()} is outside lines 1-${lines.length}`);
+    return full(original, lines.length, `${q} is outside lines 1-${lines.length}`);
   return {
     output: lines.slice(from - 1, to).join("\n"),
     full: false,
