@@ -101,7 +101,9 @@ function isProse(lines: readonly string[]): boolean {
   const words = rows.reduce((sum, l) => sum + l.split(/\s+/).length, 0);
   // The word before a sentence stop is bounded ({3,40}) and must start a word: `[a-z]{3,}[.!?] `
   // retried a greedy run from every letter of a long word, 8 s for 3 lines of 80,000 letters.
-  const sentences = ratio(rows, (l) => /[a-z][.!?:,)]?$|^#{1,6} |^\s*[-*] |(?<![a-z])[a-z]{3,40}[.!?] /i.test(l));
+  const sentences = ratio(rows, (l) =>
+    /[a-z][.!?:,)]?$|^#{1,6} |^\s*[-*] |(?<![a-z])[a-z]{3,40}[.!?] /i.test(l),
+  );
   return words / rows.length >= 5 && sentences >= 0.6;
 }
 
@@ -208,7 +210,7 @@ function classify(lines: readonly string[], head: string): ContentKind {
   if (frames >= 0.3 && logs < 0.3) return "stacktrace";
   if (logs >= 0.5) return "log";
   if (isTable(lines)) return "table";
-  if (isGrep(lines) || isGrepHeading(lines)) return "grep";
+  if (isGrep(lines) || isGrepHeading(lines) || isPathList(lines)) return "grep";
   if (alignedTableStart(lines) >= 0) return "table";
   if (isStructuredLog(lines)) return "log";
   if (isMarkdownTable(lines)) return "table";

@@ -47,16 +47,20 @@ export interface RenderOptions {
   indent?: (from: number) => string;
 }
 
+/** A marker must stand for at least this many times its own tokens, else the lines stay. */
+export const MARKER_PAYBACK = 2;
+
 /**
  * True when a marker costs fewer tokens than the lines it would replace. Exact counts only for
  * short runs (a run several times the marker's length always pays), so the check stays cheap.
  */
 export function markerPays(marker: string, lines: readonly string[], from: number, to: number): boolean {
+  const bar = MARKER_PAYBACK * marker.length;
   let chars = 0;
-  for (let i = from; i <= to && chars <= marker.length * 4; i++) chars += lines[i]!.length + 1;
-  if (chars > marker.length * 4) return true;
+  for (let i = from; i <= to && chars <= bar * 3; i++) chars += lines[i]!.length + 1;
+  if (chars > bar * 3) return true;
   if (chars <= marker.length) return false;
-  return countTokens(lines.slice(from, to + 1).join("\n")) > countTokens(marker);
+  return countTokens(lines.slice(from, to + 1).join("\n")) >= MARKER_PAYBACK * countTokens(marker);
 }
 
 /**

@@ -3,7 +3,13 @@ import { formatJsonMarker, formatMarker, isMarkerLine, plural } from "./markers.
 
 describe("marker grammar", () => {
   it("formats count, span, facts and the caller's handle on one line", () => {
-    const m = formatMarker({ count: 3, unit: "hit", where: "lines 4-9", facts: ["a x2, b x1"], handle: "ccr_ab" });
+    const m = formatMarker({
+      count: 3,
+      unit: "hit",
+      where: "lines 4-9",
+      facts: ["a x2, b x1"],
+      handle: "ccr_ab",
+    });
     expect(m).toBe("[caveman: 3 hits elided (lines 4-9); a x2, b x1; retrieve ccr_ab]");
     // One unit per line of the span: the span is the count, written once.
     expect(formatMarker({ count: 3, unit: "line", where: "lines 4-6", facts: ["a x2, b x1"] })).toBe(

@@ -39,7 +39,9 @@ export function alignedColumns(rows: readonly string[]): Column[] {
 
 /** Cells of `row` under `cols` (the last column runs to the end of the row). */
 export function cellsOf(row: string, cols: readonly Column[]): string[] {
-  return cols.map((c, k) => row.slice(c.start, k === cols.length - 1 ? undefined : cols[k + 1]!.start).trim());
+  return cols.map((c, k) =>
+    row.slice(c.start, k === cols.length - 1 ? undefined : cols[k + 1]!.start).trim(),
+  );
 }
 
 const HEADER_WORD = /^[A-Z%#][A-Za-z%#_/-]*$|^[a-z][a-z_]*$/;
@@ -48,7 +50,11 @@ const HEADER_WORD = /^[A-Z%#][A-Za-z%#_/-]*$|^[a-z][a-z_]*$/;
 export function headerRow(rows: readonly string[]): number {
   for (let i = 0; i < Math.min(rows.length, 6); i++) {
     const words = rows[i]!.trim().split(/\s+/);
-    if (words.length >= 3 && !/\d/.test(rows[i]!) && words.filter((w) => HEADER_WORD.test(w)).length >= words.length * 0.8)
+    if (
+      words.length >= 3 &&
+      !/\d/.test(rows[i]!) &&
+      words.filter((w) => HEADER_WORD.test(w)).length >= words.length * 0.8
+    )
       return i;
   }
   return -1;
@@ -63,7 +69,8 @@ export function alignedTableStart(lines: readonly string[]): number {
   const rows = lines.filter((l) => l.trim() !== "" && !/^[+=|-]+[-+=| ]*$/.test(l.trim()));
   if (rows.length < 5 || rows.some((r) => r.includes("\t"))) return -1;
   const h = headerRow(rows);
-  const body = h >= 0 ? rows.slice(h) : rows.slice(rows.length > 6 && rows[0]!.trim().split(/\s+/).length <= 2 ? 1 : 0);
+  const body =
+    h >= 0 ? rows.slice(h) : rows.slice(rows.length > 6 && rows[0]!.trim().split(/\s+/).length <= 2 ? 1 : 0);
   if (body.length < 5) return -1;
   const cols = alignedColumns(body);
   if (cols.length < 3) return -1;
@@ -117,12 +124,21 @@ export function isStructuredLog(lines: readonly string[]): boolean {
 
 const PATH = /^(\.{0,2}\/)?[\w@.+-]+(\/[\w@.+ -]+)+\/?$|^[\w@+-]+\.\w{1,8}$/;
 
-/** True when nearly every line is a bare file path (`find`, `grep -l`, `git ls-files`). */
+const COUNT_SUFFIX = /:\d+$/;
+
+/** The path of a path-list line: the line, or the line without grep -c's `:count`. */
+export function pathOf(line: string): string | undefined {
+  if (PATH.test(line) || line === ".") return line;
+  const bare = line.replace(COUNT_SUFFIX, "");
+  return bare !== line && PATH.test(bare) ? bare : undefined;
+}
+
+/** True when nearly every line is a file path (`find`, `grep -l`, `git ls-files`, `grep -c`'s `path:N`). */
 export function isPathList(lines: readonly string[]): boolean {
   const rows = lines.filter((l) => l.trim() !== "");
   if (rows.length < 8) return false;
   let paths = 0;
-  for (const r of rows) if (PATH.test(r) || r === ".") paths++;
+  for (const r of rows) if (pathOf(r) !== undefined) paths++;
   return paths >= rows.length * 0.95;
 }
 

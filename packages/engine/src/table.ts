@@ -125,7 +125,11 @@ function alignedLayout(lines: readonly string[], start: number): Layout | PassRe
 /** Compresses a table, or says why it cannot. */
 export function compressTable(text: string, ctx: KindContext): Candidate | PassReason {
   const lines = text.split("\n");
-  const pipes = lines.find((l) => l.trim() !== "")?.trimStart().startsWith("|") ?? false;
+  const pipes =
+    lines
+      .find((l) => l.trim() !== "")
+      ?.trimStart()
+      .startsWith("|") ?? false;
   const start = pipes ? -1 : alignedTableStart(lines);
   const layout = start >= 0 ? alignedLayout(lines, start) : delimitedLayout(lines);
   if (typeof layout === "string") return layout;

@@ -48,8 +48,11 @@ describe("log compression", () => {
   it("keeps the first line of every distinct warning and error template, even rare ones", () => {
     const lines: string[] = [];
     for (let i = 0; i < 400; i++) {
-      lines.push(`081109 2036${String(i % 60).padStart(2, "0")} ${i % 30} INFO dfs.DataNode: served block blk_${i}`);
-      if (i % 50 === 7) lines.push(`081109 203600 ${i} WARN dfs.DataNode: slow disk ${i % 3 === 0 ? "sda" : "sdb"} ${i}ms`);
+      lines.push(
+        `081109 2036${String(i % 60).padStart(2, "0")} ${i % 30} INFO dfs.DataNode: served block blk_${i}`,
+      );
+      if (i % 50 === 7)
+        lines.push(`081109 203600 ${i} WARN dfs.DataNode: slow disk ${i % 3 === 0 ? "sda" : "sdb"} ${i}ms`);
       if (i === 300) lines.push("081109 203600 9 ERROR dfs.FSNamesystem: block blk_77 is corrupt");
     }
     const input = lines.join("\n");

@@ -10,7 +10,8 @@ const VARIABLE = /(?<![0-9a-f])[0-9a-f]*\d[0-9a-f.:_-]*/gi;
 
 // A bracketed name without spaces (a thread, a request id: `[http-nio-8080-exec-4]`) varies like a
 // number does; level words in brackets (`[error]`) stay, they tell templates apart.
-const BRACKETED = /\[(?!(?:error|warn|warning|notice|info|debug|crit|alert|emerg|trace|fatal)\])[^\]\s[]{1,60}\]/gi;
+const BRACKETED =
+  /\[(?!(?:error|warn|warning|notice|info|debug|crit|alert|emerg|trace|fatal)\])[^\]\s[]{1,60}\]/gi;
 
 /** The line with variable parts masked, so lines differing only in those parts share a template. */
 export function templateOf(line: string): string {
