@@ -9,6 +9,7 @@ import { kindFromHint } from "./hints.js";
 import { detectLanguage } from "./language.js";
 import { alignedTableStart, isGrepHeading, isPathList, isStructuredLog } from "./structure.js";
 import type { ContentKind, Detection } from "./types.js";
+import { tick } from "./work.js";
 
 const SAMPLE_LINES = 400;
 // The OSC body stops at the next ESC too: `[^\u0007]*` alone rescanned to the end of the sample
@@ -34,6 +35,7 @@ const LOG_LINE =
 const HTML_START = /^\s*(<!doctype html|<html[\s>]|<head[\s>]|<body[\s>])/i;
 
 function ratio(lines: readonly string[], test: (line: string) => boolean): number {
+  tick(lines.length);
   let hit = 0;
   let total = 0;
   for (const line of lines) {

@@ -11,6 +11,7 @@
 // A line is context only when every parent column is blank: in a combined diff ` +` is a change.
 import { renderKept } from "./lines.js";
 import type { Candidate, KindContext, PassReason } from "./types.js";
+import { tick } from "./work.js";
 
 const GENERATED =
   /(^|\/)(pnpm-lock\.yaml|package-lock\.json|yarn\.lock|npm-shrinkwrap\.json|Cargo\.lock|poetry\.lock|Pipfile\.lock|composer\.lock|Gemfile\.lock|go\.sum|bun\.lockb?)$|\.min\.(js|css)$|\.map$|(^|\/)(dist|vendor|node_modules)\/|\.snap$|\.generated\.\w+$/;
@@ -159,6 +160,7 @@ export function compressDiff(text: string, ctx: KindContext): Candidate | PassRe
     blocks.push({ from: i, to: j, sig: blockSignature(lines, role, i, j, cols), hunk });
     i = j;
   }
+  tick(n + blocks.length);
   const total = new Map<string, number>();
   for (const b of blocks) total.set(b.sig, (total.get(b.sig) ?? 0) + 1);
   const firstAt = new Map<string, number>();

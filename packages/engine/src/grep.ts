@@ -7,6 +7,7 @@ import { severity } from "./log/template.js";
 import { compressPaths } from "./paths.js";
 import { isGrepHeading, isPathList } from "./structure.js";
 import type { Candidate, KindContext, PassReason } from "./types.js";
+import { tick } from "./work.js";
 
 // `path:line:text` is a hit; `path-line-text` (grep -C) a context line. The colon form is tried
 // first: a lazy match over both separators split "migrations/2024-01-05-init.sql:12:" at
@@ -61,6 +62,7 @@ export function compressGrep(text: string, ctx: KindContext): Candidate | PassRe
     if (line.trim() !== "") headingFile = line;
     return undefined;
   };
+  tick(lines.length);
   lines.forEach((line, i) => {
     const hit = heading ? headingHit(line) : parseHit(line, lastFile);
     if (!hit) {

@@ -3,6 +3,7 @@
 // run. Line numbers in markers are 1-based lines of the input, as `narrow("lines:a-b")` takes them.
 import { formatMarker, isMarkerLine, lineSpan } from "./markers.js";
 import { countTokens } from "./tokens.js";
+import { tick } from "./work.js";
 
 /** Whole-input searches allowed for slices found out of order before the check fails closed. */
 const UNORDERED_SEARCHES = 32;
@@ -73,6 +74,7 @@ export function renderKept(
   opts: RenderOptions = {},
 ): string {
   const out: string[] = [];
+  tick(lines.length);
   let i = 0;
   while (i < lines.length) {
     if (keep[i]) {

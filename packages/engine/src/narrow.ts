@@ -70,7 +70,9 @@ function lineWindows(original: string, query: string, limit: number): NarrowResu
     }
     let j = i;
     while (j + 1 < lines.length && !show[j + 1]) j++;
-    out.push(formatMarker({ count: j - i + 1, unit: "line", verb: "skipped", where: lineSpan(i + 1, j + 1) }));
+    out.push(
+      formatMarker({ count: j - i + 1, unit: "line", verb: "skipped", where: lineSpan(i + 1, j + 1) }),
+    );
     i = j;
   }
   return { output: out.join("\n"), full: false, unitsTotal: lines.length, unitsShown: chosen.length };
@@ -80,7 +82,11 @@ function lineWindows(original: string, query: string, limit: number): NarrowResu
 function charSlices(original: string, query: string, limit: number): NarrowResult {
   const units: Unit[] = [];
   for (let at = 0; at < original.length; at += SLICE)
-    units.push({ text: original.slice(at, at + SLICE), first: at + 1, last: Math.min(original.length, at + SLICE) });
+    units.push({
+      text: original.slice(at, at + SLICE),
+      first: at + 1,
+      last: Math.min(original.length, at + SLICE),
+    });
   const chosen = new Set(rankUnits(units, query, limit));
   if (chosen.size === 0) return noMatch(units, "character");
   const out: string[] = [];
@@ -89,7 +95,14 @@ function charSlices(original: string, query: string, limit: number): NarrowResul
     if (gap.length === 0) return;
     const from = gap[0]!.first;
     const to = gap[gap.length - 1]!.last;
-    out.push(formatMarker({ count: to - from + 1, unit: "character", verb: "skipped", where: `characters ${from}-${to}` }));
+    out.push(
+      formatMarker({
+        count: to - from + 1,
+        unit: "character",
+        verb: "skipped",
+        where: `characters ${from}-${to}`,
+      }),
+    );
     gap = [];
   };
   units.forEach((u, id) => {
@@ -157,7 +170,9 @@ export function narrow(original: string, query: string, options: NarrowOptions =
     const asked = Number(options.limit ?? DEFAULT_NARROW_LIMIT);
     const limit = Number.isFinite(asked) ? Math.max(1, Math.floor(asked)) : DEFAULT_NARROW_LIMIT;
     const smaller = (view: NarrowResult, total: number) =>
-      view.output.length >= original.length ? full(original, total, "the narrowed view would not be smaller") : view;
+      view.output.length >= original.length
+        ? full(original, total, "the narrowed view would not be smaller")
+        : view;
     if (!original.includes("\n") && detection.kind !== "json") {
       const view = charSlices(original, q, limit);
       return smaller(view, view.unitsTotal);
@@ -188,7 +203,12 @@ export function narrow(original: string, query: string, options: NarrowOptions =
     }
     const chosen = rankUnits(units, q, limit);
     if (chosen.length === 0) return noMatch(units, unitName);
-    const view = { output: render(units, chosen, unitName), full: false, unitsTotal: units.length, unitsShown: chosen.length };
+    const view = {
+      output: render(units, chosen, unitName),
+      full: false,
+      unitsTotal: units.length,
+      unitsShown: chosen.length,
+    };
     return smaller(view, units.length);
   } catch (error) {
     return full(String(original ?? ""), 1, `narrowing failed, full original returned (${messageOf(error)})`);

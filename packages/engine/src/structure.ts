@@ -5,6 +5,8 @@
 // linear passes over a bounded sample; when a test is unsure it says no, and the caller falls
 // back to a kind that restructures less.
 
+import { tick } from "./work.js";
+
 /** A column of an aligned table: [start, end) character positions shared by every row. */
 export interface Column {
   start: number;
@@ -24,6 +26,7 @@ export function alignedColumns(rows: readonly string[]): Column[] {
   for (const r of rows) if (r.length > width) width = r.length;
   if (width > MAX_ROW) return [];
   const used = new Uint8Array(width);
+  tick(rows.length);
   for (const r of rows) for (let p = 0; p < r.length; p++) if (r.charCodeAt(p) !== 32) used[p] = 1;
   const cols: Column[] = [];
   let p = 0;

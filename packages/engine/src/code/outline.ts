@@ -5,6 +5,7 @@
 import { stripGutters } from "../gutter.js";
 import { renderKept } from "../lines.js";
 import type { Candidate, KindContext, PassReason } from "../types.js";
+import { tick } from "../work.js";
 import { scanBraces } from "./scan.js";
 
 const KEEP_WHOLE =
@@ -30,6 +31,7 @@ function braceOutline(code: readonly string[], language: string | undefined): Ui
   // this pair: the pair sits inside one iff the furthest close seen reaches past its close.
   // (Searching the list of taken bodies per pair was quadratic: 40,000 one-line functions took 4 s.)
   let coveredTo = -1;
+  tick(pairs.length);
   for (const pair of pairs) {
     if (pair.close <= coveredTo) continue;
     const head = header(code, pair.open);

@@ -1,3 +1,4 @@
+import { tick } from "../work.js";
 // A string- and comment-aware bracket scanner for C-family languages (JS/TS, Java, Go, Rust,
 // C/C++, C#, CSS). It pairs every {}, [] and () outside strings, comments, template literals and
 // (for JS) regex literals, and reports the brace pairs by line. Any mismatch returns undefined:
@@ -43,6 +44,7 @@ export function scanBraces(lines: readonly string[], language: string | undefine
   let braces = 0;
   for (let ln = 0; ln < lines.length; ln++) {
     const line = lines[ln]!;
+    tick(line.length + 1);
     let regexAttempts = 0;
     for (let i = 0; i < line.length; i++) {
       const c = line[i]!;

@@ -9,6 +9,7 @@
 import { queryTerms } from "../json/select.js";
 import { droppedCount, renderKept } from "../lines.js";
 import type { Candidate, KindContext, PassReason } from "../types.js";
+import { tick } from "../work.js";
 import { isContinuation, levelOf, severity, templateOf } from "./template.js";
 
 const HEAD = 3;
@@ -48,6 +49,7 @@ function foldKeys(lines: readonly string[]): {
   keys: number;
 } {
   const n = lines.length;
+  tick(n);
   // Templates become small integer ids once, so the per-line work below is array indexing.
   const ids = new Map<string, number>();
   const templates: string[] = new Array(n);

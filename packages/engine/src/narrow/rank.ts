@@ -14,6 +14,8 @@ export interface Rankable {
   header?: boolean;
 }
 
+import { tick } from "../work.js";
+
 const WORD = /[\p{L}\p{N}_]+/gu;
 const MAX_TERMS = 32;
 const PREFIX_WEIGHT = 0.375;
@@ -33,6 +35,7 @@ export function queryWords(query: string): string[] {
 /** Weighted term frequencies of `terms` in `text` (into `tf`), returning the word count. */
 function countTerms(text: string, terms: readonly string[], tf: Float64Array): number {
   tf.fill(0);
+  tick(text.length);
   let words = 0;
   for (const m of text.toLowerCase().matchAll(WORD)) {
     words++;
