@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatJsonMarker, formatMarker, isMarkerLine, plural } from "./markers.js";
+import { formatJsonMarker, formatMarker, isMarkerLine, nameHandleOnce, plural } from "./markers.js";
 
 describe("marker grammar", () => {
   it("formats count, span, facts and the caller's handle on one line", () => {
@@ -42,5 +42,26 @@ describe("marker grammar", () => {
     expect(plural(1, "entry")).toBe("1 entry");
     expect(plural(2, "entry")).toBe("2 entries");
     expect(plural(2, "match")).toBe("2 matches");
+  });
+
+  it("names the handle once per output, on the marker standing for the most", () => {
+    const h = "ccr_0123";
+    const text = [
+      "keep",
+      `[caveman: lines 2-3 elided; x; retrieve ${h}]`,
+      "keep",
+      `[caveman: lines 5-90 elided; y; retrieve ${h}]`,
+      `  "[caveman: 12 items elided (2-13 of 40 at /a); retrieve ${h}]",`,
+    ].join("\n");
+    expect(nameHandleOnce(text, h)).toBe(
+      [
+        "keep",
+        "[caveman: lines 2-3 elided; x]",
+        "keep",
+        `[caveman: lines 5-90 elided; y; retrieve ${h}]`,
+        '  "[caveman: 12 items elided (2-13 of 40 at /a)]",',
+      ].join("\n"),
+    );
+    expect(nameHandleOnce(text, undefined)).toBe(text);
   });
 });
