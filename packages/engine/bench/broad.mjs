@@ -43,13 +43,19 @@ export function markerCosts(engine, input, output) {
       const tokens = engine.countTokens(line);
       markers++;
       markerTokens += tokens;
+      // A JSON-form marker stands for items inside one input line: counted, not costed.
+      if (line.trimStart().startsWith('"')) continue;
       close(at);
       pending = { from: at, tokens };
       continue;
     }
+    // The next input line equal to it, else (a shortened line) the next one containing it.
     let j = at;
-    // An empty line matches only an empty line ("".includes would match anything).
-    while (j < inLines.length && inLines[j] !== line && (line === "" || !inLines[j].includes(line))) j++;
+    while (j < inLines.length && inLines[j] !== line) j++;
+    if (j === inLines.length && line !== "") {
+      j = at;
+      while (j < inLines.length && !inLines[j].includes(line)) j++;
+    }
     if (j === inLines.length) continue;
     close(j);
     at = j + 1;

@@ -64,6 +64,13 @@ export function markerPays(marker: string, lines: readonly string[], from: numbe
   return countTokens(lines.slice(from, to + 1).join("\n")) >= MARKER_PAYBACK * countTokens(marker);
 }
 
+/** One group covering the whole run needs no count: the span says it (`context x3` -> `context`). */
+function impliedCount(facts: readonly string[], count: number): readonly string[] {
+  if (facts.length !== 1) return facts;
+  const m = /^([^,]*) x(\d+)$/.exec(facts[0]!);
+  return m && Number(m[2]) === count ? [m[1]!] : facts;
+}
+
 /**
  * Joins kept lines and one marker per dropped run. `keep[i]` true keeps line i. A run whose
  * marker would cost as many tokens as its lines is written verbatim instead.
@@ -88,7 +95,7 @@ export function renderKept(
       count: j - i + 1,
       unit: opts.unit ?? "line",
       where: lineSpan(i + 1, j + 1),
-      facts: opts.facts ? opts.facts(i, j) : [],
+      facts: opts.facts ? impliedCount(opts.facts(i, j), j - i + 1) : [],
     };
     const indent = opts.indent ? opts.indent(i) : "";
     // Judged without the handle: compress() keeps it on one marker only (nameHandleOnce).

@@ -145,38 +145,35 @@ export function planLog(lines: readonly string[], ctx: KindContext): { keep: Uin
  */
 export function foldFacts(lines: readonly string[], rep: Int32Array) {
   return (from: number, to: number): string[] => {
-    const groups = new Map<string, { count: number; severe: boolean; text: string }>();
+    // level -> (reference -> count); a reference is the kept line the folded line repeats.
+    const groups = new Map<string, { severe: boolean; refs: Map<string, number>; count: number }>();
     for (let i = from; i <= to; i++) {
       const r = rep[i]!;
       const level = levelOf(lines[i]!);
-      const like = r >= 0 ? `like line ${r + 1}` : r <= -2 ? `shaped like line ${-r - 1}` : "other";
-      const key = `${level}|${like}`;
-      const g = groups.get(key);
-      if (g) g.count++;
-      else
-        groups.set(key, {
-          count: 1,
-          severe: severity(lines[i]!) > 0,
-          text: like,
-        });
-      if (level) groups.get(key)!.text = `${level} ${like}`;
-    }
-    const sorted = [...groups.values()].sort(
-      (a, b) => Number(b.severe) - Number(a.severe) || b.count - a.count || (a.text < b.text ? -1 : 1),
-    );
-    const named: string[] = [];
-    let others = 0;
-    let otherLines = 0;
-    let plain = 0;
-    for (const g of sorted) {
-      if (g.severe || plain++ < NAMED_GROUPS) named.push(`${g.text} x${g.count}`);
-      else {
-        others++;
-        otherLines += g.count;
+      const ref = r >= 0 ? `${r + 1}` : r <= -2 ? `shaped ${-r - 1}` : "other";
+      let g = groups.get(level);
+      if (!g) {
+        g = { severe: false, refs: new Map(), count: 0 };
+        groups.set(level, g);
       }
+      g.severe ||= severity(lines[i]!) > 0;
+      g.count++;
+      g.refs.set(ref, (g.refs.get(ref) ?? 0) + 1);
     }
-    if (others > 0) named.push(`${others} others x${otherLines}`);
-    return [named.join(", ")];
+    const sorted = [...groups].sort(
+      ([a, x], [b, y]) => Number(y.severe) - Number(x.severe) || y.count - x.count || (a < b ? -1 : 1),
+    );
+    const parts: string[] = [];
+    for (const [level, g] of sorted) {
+      const refs = [...g.refs].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+      // Warning and error groups name every line they repeat; others their top NAMED_GROUPS.
+      const named = g.severe ? refs : refs.slice(0, NAMED_GROUPS);
+      const rest = refs.slice(named.length);
+      const list = named.map(([ref, c]) => `${ref} x${c}`);
+      if (rest.length > 0) list.push(`${rest.length} more x${rest.reduce((n, [, c]) => n + c, 0)}`);
+      parts.push(`${level ? `${level} ` : ""}like line ${list.join(", ")}`);
+    }
+    return [parts.join("; ")];
   };
 }
 
