@@ -40,7 +40,7 @@ describe("log compression", () => {
     const folded = markers.reduce((n, m) => n + span(m), 0);
     expect(folded + r.output.split("\n").length - markers.length).toBe(lines.length);
     // Level and count per template, no time span (stamps are not parsed), the handle once.
-    expect(markers[0]).toMatch(/; INFO like line 1( x\d+)?[,\]]/);
+    expect(markers[0]).toMatch(/; INFO like line 1( x\d+)?[,;\]]/);
     expect(markers.filter((m) => m.includes("retrieve ccr_feedface"))).toHaveLength(1);
     expect(fabricatedLines(input, r.output)).toEqual([]);
   });
