@@ -61,6 +61,7 @@ const corpus = loadCorpus();
 const grades = broadOnly ? [] : corpus.map((item) => gradeItem(engine, item));
 let rows = [];
 let throughput = [];
+let beforeThroughput = null;
 let targets = [];
 let crossProcess = [];
 let crossProcessDeterministic = null;
@@ -115,9 +116,22 @@ if (!broadOnly) {
   );
 
   throughput = await measureThroughput(engine, corpus);
+  beforeThroughput = before ? await measureThroughput(before, corpus) : null;
+  const mbs = (x) => `${x.toFixed(1)}`;
   printTable(
-    "engine: compress throughput (target >= 20 MB/s at 1 MB)",
-    throughput.map((t) => ({ ...t, reduction: pct(t.reduction) })),
+    "engine: compress throughput, MB/s by wall clock and by CPU time (target >= 20 MB/s at 1 MB)",
+    throughput.map((t, i) => ({
+      kind: t.kind,
+      size: t.size,
+      bytes: t.bytes,
+      ...(beforeThroughput
+        ? { beforeWall: mbs(beforeThroughput[i].mbPerSec), beforeCpu: mbs(beforeThroughput[i].cpuMbPerSec) }
+        : {}),
+      wall: mbs(t.mbPerSec),
+      cpu: mbs(t.cpuMbPerSec),
+      reduction: pct(t.reduction),
+      reason: t.reason,
+    })),
   );
 
   const overall = rows.at(-1);
@@ -179,6 +193,10 @@ const broadAfter = broadSummary(after);
 const broadBefore = prior ? broadSummary(prior) : null;
 const at1mbAll = throughput.filter((t) => t.size === "1 MB");
 const minMbps = at1mbAll.length > 0 ? Math.min(...at1mbAll.map((t) => t.mbPerSec)) : null;
+const minCpuMbps = at1mbAll.length > 0 ? Math.min(...at1mbAll.map((t) => t.cpuMbPerSec)) : null;
+const before1mb = (beforeThroughput ?? []).filter((t) => t.size === "1 MB");
+const beforeMin = (key) =>
+  before1mb.length > 0 ? `${Math.min(...before1mb.map((t) => t[key])).toFixed(1)} MB/s` : "-";
 const issue13 = [
   ["no-hint median reduction", ">= 50%", "median", (x) => x >= 0.5, pct],
   ["no-hint aggregate reduction", ">= 75%", "aggregate", (x) => x >= 0.75, pct],
@@ -214,15 +232,20 @@ const issue13 = [
     met: met ? "yes" : "NO",
   };
 });
-if (minMbps !== null)
-  issue13.push({
-    metric: "slowest throughput at 1 MB",
-    target: ">= 20 MB/s",
-    before: "-",
-    after: `${minMbps.toFixed(1)} MB/s`,
-    "after+hint": "-",
-    met: minMbps >= 20 ? "yes" : "NO",
-  });
+if (minMbps !== null) {
+  for (const [clock, key, after] of [
+    ["wall clock", "mbPerSec", minMbps],
+    ["CPU time", "cpuMbPerSec", minCpuMbps],
+  ])
+    issue13.push({
+      metric: `slowest throughput at 1 MB, ${clock}`,
+      target: ">= 20 MB/s",
+      before: beforeMin(key),
+      after: `${after.toFixed(1)} MB/s`,
+      "after+hint": "-",
+      met: after >= 20 ? "yes" : "NO",
+    });
+}
 printTable(`engine: issue 13 targets on the broad corpus (${broad.length} items)`, issue13);
 
 let hostile = null;
@@ -262,6 +285,7 @@ writeResults("engine", {
   perKind: rows,
   items: grades,
   throughput,
+  beforeThroughput,
   targets,
   crossProcessDeterministic,
   crossProcessDifferences: crossProcess,

@@ -52,8 +52,9 @@ export interface RenderOptions {
 export const MARKER_PAYBACK = 2;
 
 /**
- * True when a marker costs fewer tokens than the lines it would replace. Exact counts only for
- * short runs (a run several times the marker's length always pays), so the check stays cheap.
+ * True when the lines a marker would replace cost at least MARKER_PAYBACK times the marker's
+ * tokens. Exact counts only for short runs (a run many times the marker's length always pays),
+ * so the check stays cheap.
  */
 export function markerPays(marker: string, lines: readonly string[], from: number, to: number): boolean {
   const bar = MARKER_PAYBACK * marker.length;
@@ -73,7 +74,7 @@ function impliedCount(facts: readonly string[], count: number): readonly string[
 
 /**
  * Joins kept lines and one marker per dropped run. `keep[i]` true keeps line i. A run whose
- * marker would cost as many tokens as its lines is written verbatim instead.
+ * marker would not pay for itself (markerPays) is written verbatim instead.
  */
 export function renderKept(
   lines: readonly string[],

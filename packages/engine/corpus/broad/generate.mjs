@@ -7,10 +7,9 @@
 //
 //   node corpus/broad/generate.mjs          rewrite corpus/broad/items/* and manifest.json
 //   node corpus/broad/generate.mjs --check  regenerate in memory, exit 1 if anything differs
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
+import { manifestText, writeOrCheck } from "../lib/manifest.mjs";
 import { removeTemps } from "../lib/util.mjs";
 import { cliItems } from "./lib/cli.mjs";
 import { logItems } from "./lib/logs.mjs";
@@ -45,45 +44,8 @@ function collect() {
 const items = collect();
 const total = items.reduce((n, i) => n + Buffer.byteLength(i.content), 0);
 if (total > MAX_TOTAL_BYTES) throw new Error(`broad corpus is ${total} bytes, over ${MAX_TOTAL_BYTES}`);
-const manifest = `${JSON.stringify(
-  {
-    description:
-      "Broad benchmark corpus of @caveman/engine; regenerate with `node corpus/broad/generate.mjs`.",
-    items: items.map((i) => ({
-      id: i.id,
-      kind: i.kind,
-      family: i.family,
-      hint: i.hint,
-      file: `items/${i.id}.${i.ext}`,
-      source: i.source,
-      bytes: Buffer.byteLength(i.content),
-      sha256: createHash("sha256").update(i.content).digest("hex"),
-      gold: i.gold,
-    })),
-  },
-  null,
-  2,
-)}\n`;
-
-if (process.argv.includes("--check")) {
-  const stale = [];
-  if (readFileSync(join(dir, "manifest.json"), "utf8") !== manifest) stale.push("manifest.json");
-  for (const i of items) {
-    const file = join(dir, "items", `${i.id}.${i.ext}`);
-    if (!existsSync(file) || readFileSync(file, "utf8") !== i.content) stale.push(`items/${i.id}.${i.ext}`);
-  }
-  if (stale.length > 0) {
-    process.stderr.write(`broad corpus differs from a fresh generation: ${stale.join(", ")}\n`);
-    process.exit(1);
-  }
-  process.stdout.write(`broad corpus is up to date: ${items.length} items, ${total} bytes\n`);
-} else {
-  rmSync(join(dir, "items"), { recursive: true, force: true });
-  for (const i of items) {
-    const file = join(dir, "items", `${i.id}.${i.ext}`);
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, i.content);
-  }
-  writeFileSync(join(dir, "manifest.json"), manifest);
-  process.stdout.write(`wrote ${items.length} broad items (${total} bytes)\n`);
-}
+const manifest = manifestText(
+  "Broad benchmark corpus of @caveman/engine; regenerate with `node corpus/broad/generate.mjs`.",
+  items,
+);
+process.stdout.write(writeOrCheck(dir, items, manifest, "broad corpus"));
