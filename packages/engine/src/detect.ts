@@ -157,7 +157,10 @@ export function detectWithValue(text: string, hint?: string): Detection & { valu
   const toon = canonicalToon(text);
   if (toon !== undefined) return { kind: "json", value: toon };
   const lines = stripGutters(head.split("\n", SAMPLE_LINES));
-  if (hinted === "json" || hinted === "ndjson") return { kind: isNdjson(lines) ? "ndjson" : "json" };
+  // JSON lines are JSON lines whatever the hint says (`cargo build --message-format=json` names a
+  // compiler, but its output is a stream of records).
+  if (hinted === "json" || hinted === "ndjson" || isNdjson(lines))
+    return { kind: isNdjson(lines) ? "ndjson" : "json" };
   if (hinted === "code") return { kind: "code", ...langOf(lines) };
   if (hinted) return { kind: hinted };
   const kind = classify(lines, head);

@@ -73,4 +73,25 @@ describe("code outline", () => {
     expect(kept.every((l) => /^ *\d+(\t|→)/.test(l) || l === "")).toBe(true);
     expect(fabricatedLines(item.content, r.output)).toEqual([]);
   });
+
+  it("outlines Rust holding raw strings with quotes and braces in them", () => {
+    const fns = Array.from({ length: 12 }, (_, i) =>
+      [
+        `pub fn render_${i}(x: u32) -> String {`,
+        "    let mut out = String::new();",
+        `    let tpl = r#"{"id": "${i}", "open": "{"}"#;`,
+        '    let more = br"}}{";',
+        '    let multi = r##"line one "#',
+        '    still } inside"##;',
+        '    format!("{}{}", tpl, x)',
+        "}",
+        "",
+      ].join("\n"),
+    ).join("\n");
+    const r = compress(`use std::fmt;\n\n${fns}`, { hint: "code" });
+    expect(r.kind).toBe("code");
+    expect(r.reason).toBeUndefined();
+    expect(r.output).toContain("pub fn render_11(x: u32) -> String {");
+    expect(r.output).not.toContain("still } inside");
+  });
 });
