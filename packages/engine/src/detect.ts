@@ -214,8 +214,10 @@ function classify(lines: readonly string[], head: string): ContentKind {
   const logs = ratio(lines, (l) => LOG_LINE.test(l));
   if (frames >= 0.3 && logs < 0.3) return "stacktrace";
   if (logs >= 0.5) return "log";
-  if (isTable(lines)) return "table";
+  // grep first: hits of a grep over CSV files hold commas too, but a CSV row is never a hit (a
+  // path holds no comma).
   if (isGrep(lines) || isGrepHeading(lines) || isPathList(lines)) return "grep";
+  if (isTable(lines)) return "table";
   if (alignedTableStart(lines) >= 0) return "table";
   if (isStructuredLog(lines)) return "log";
   if (isMarkdownTable(lines)) return "table";
