@@ -2,7 +2,7 @@
 // `--word-diff`, combined (`diff --cc`, `@@@` hunks with one column per parent) and diff's normal
 // format (`12c12`, `<`, `---`, `>`). Kept: every file line (`diff --git ...`), commit headers,
 // every change that is not a repeat, and short context runs. Folded, each run into one marker:
-//   - a change block repeating a change seen twice already (same edit after masking digits and the
+//   - a change block repeating a change shown already (same edit after masking digits and the
 //     text both sides share: `limit: 122` -> `limit: 219, signal` and `limit: 136` -> `limit: 121,
 //     signal` are one change), and a hunk holding nothing else, header included;
 //   - unchanged context runs over two lines;
@@ -16,8 +16,8 @@ import { tick } from "./work.js";
 const GENERATED =
   /(^|\/)(pnpm-lock\.yaml|package-lock\.json|yarn\.lock|npm-shrinkwrap\.json|Cargo\.lock|poetry\.lock|Pipfile\.lock|composer\.lock|Gemfile\.lock|go\.sum|bun\.lockb?)$|\.min\.(js|css)$|\.map$|(^|\/)(dist|vendor|node_modules)\/|\.snap$|\.generated\.\w+$/;
 const CONTEXT_KEEP = 2;
-/** A change seen this often is shown this many times; later repeats fold. */
-const REPEAT_SHOWN = 2;
+/** A repeated change is shown this many times; later repeats fold, naming the first. */
+const REPEAT_SHOWN = 1;
 const FILE_LINE = /^(diff --git |diff --cc |diff --combined |diff -\S* |Only in |Binary files )/;
 const META_LINE =
   /^(index |--- |\+\+\+ |new file mode|deleted file mode|old mode|new mode|similarity index|rename from|rename to|copy from|copy to)/;
