@@ -101,6 +101,49 @@ function shapeOf(token: string): string {
 /** A clock, date or counter in a line's opening characters: `20:10:40`, `17/06/09`, `081109`. */
 const TIMELIKE = /\d[:./-]\d\d|\d{6}/;
 
+/** The prefix shape of a line (its first two tokens by shape), or "" when it holds no clock. */
+function timedShape(line: string): string {
+  if (!TIMELIKE.test(line.slice(0, 40))) return "";
+  const tokens = line.trimStart().split(/\s+/, 2);
+  return `${shapeOf(tokens[0] ?? "")} ${shapeOf(tokens[1] ?? "")}`;
+}
+
+/** Lines a log region must hold before it is folded as a log inside other text. */
+export const MIN_LOG_REGION = 30;
+
+/**
+ * Log regions inside text that is not a log as a whole (a CI transcript, a terminal session):
+ * maximal runs of lines sharing the most common timed prefix shape, continuation lines (indented,
+ * stack frames) riding along, each at least MIN_LOG_REGION lines. Half-open [from, to) spans.
+ */
+export function logRegions(lines: readonly string[]): Array<[number, number]> {
+  tick(lines.length);
+  const shapes = lines.map(timedShape);
+  const counts = new Map<string, number>();
+  for (const s of shapes) if (s) counts.set(s, (counts.get(s) ?? 0) + 1);
+  let top = "";
+  let best = 0;
+  for (const [s, c] of counts)
+    if (c > best) {
+      top = s;
+      best = c;
+    }
+  if (best < MIN_LOG_REGION) return [];
+  const regions: Array<[number, number]> = [];
+  let i = 0;
+  while (i < lines.length) {
+    if (shapes[i] !== top) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < lines.length && (shapes[j] === top || /^\s+\S/.test(lines[j]!))) j++;
+    if (j - i >= MIN_LOG_REGION) regions.push([i, j]);
+    i = j;
+  }
+  return regions;
+}
+
 /**
  * True when most lines open with the same prefix shape (the first two tokens by shape) and a
  * clock or counter, and what follows varies: a log, whatever its timestamp style. Continuation

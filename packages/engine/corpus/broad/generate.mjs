@@ -13,6 +13,7 @@ import { manifestText, writeOrCheck } from "../lib/manifest.mjs";
 import { removeTemps } from "../lib/util.mjs";
 import { cliItems } from "./lib/cli.mjs";
 import { logItems } from "./lib/logs.mjs";
+import { mixedItems } from "./lib/mixed.mjs";
 import { vcsItems } from "./lib/vcs.mjs";
 
 const dir = dirname(fileURLToPath(import.meta.url));
@@ -32,7 +33,7 @@ function validate(item, seen) {
 
 function collect() {
   try {
-    const items = [...logItems(), ...vcsItems(), ...cliItems()];
+    const items = [...logItems(), ...vcsItems(), ...cliItems(), ...mixedItems()];
     const seen = new Set();
     for (const item of items) validate(item, seen);
     return items.sort((a, b) => (a.id < b.id ? -1 : 1));
