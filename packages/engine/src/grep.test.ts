@@ -44,4 +44,18 @@ describe("grep compression", () => {
     expect(r.ratio).toBeGreaterThan(0.8);
     for (const g of item.gold) expect(r.output).toContain(g.text);
   });
+
+  it("folds a path list by group and keeps a name unique in its group", () => {
+    const paths: string[] = [];
+    for (let d = 0; d < 6; d++) for (let f = 0; f < 30; f++) paths.push(`./src/mod${d}/file${f}.ts`);
+    paths.splice(100, 0, "./src/mod3/.env.production");
+    const input = paths.join("\n");
+    const r = compress(input);
+    expect(r.kind).toBe("grep");
+    expect(r.ratio).toBeGreaterThan(0.5);
+    expect(r.output).toContain("./src/mod3/.env.production");
+    expect(r.output).toContain("./src/mod0/file0.ts");
+    expect(r.output).toMatch(/under src\/ depth 3 \.ts/);
+    expect(fabricatedLines(input, r.output)).toEqual([]);
+  });
 });

@@ -1,5 +1,5 @@
 // Path lists (`find`, `grep -l`, `git ls-files`, and `grep -c`'s `path:count`): paths group by
-// top directory, depth and extension (`src|3|ts`); each group shows its first paths and any path
+// top directory, depth and extension (`src/ depth 3 .ts`); each group shows its first paths and any path
 // whose name (digits masked) is unique in its group, the rest fold into a marker naming the group
 // and how many paths it held. Query matches are kept. Every shown line is a line of the input.
 import { queryTerms } from "./json/select.js";
