@@ -34,7 +34,6 @@ function linesQuery(original: string, query: string): NarrowResult | undefined {
   const marker = m ? null : MARKER_SPAN.exec(q);
   if (marker) m = marker[1] ? marker : ([q, marker[3], marker[4]] as unknown as RegExpExecArray);
   if (!m) return undefined;
-  if (!m) return undefined;
   const lines = original.split("\n");
   const from = Number(m[1]);
   const to = Math.min(Number(m[2] ?? m[1]), lines.length);
