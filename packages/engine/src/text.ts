@@ -15,6 +15,7 @@ export function compressText(text: string, ctx: KindContext): Candidate | PassRe
   const inLog = new Uint8Array(n);
   // For log lines: the kept line each one repeats, in whole-text indices (see planLog).
   const rep = new Int32Array(n).fill(-1);
+  const sev = new Uint8Array(n);
   for (const [from, to] of logRegions(lines)) {
     const plan = planLog(lines.slice(from, to), ctx);
     for (let k = 0; k < to - from; k++) {
@@ -22,6 +23,7 @@ export function compressText(text: string, ctx: KindContext): Candidate | PassRe
       inLog[from + k] = 1;
       keep[from + k] = plan.keep[k]!;
       rep[from + k] = r >= 0 ? r + from : r <= -2 ? r - from : -1;
+      sev[from + k] = plan.sev[k]!;
     }
   }
   let i = 0;
@@ -32,7 +34,7 @@ export function compressText(text: string, ctx: KindContext): Candidate | PassRe
     i = j + 1;
   }
   if (!keep.includes(0)) return "document";
-  const logFacts = foldFacts(lines, rep);
+  const logFacts = foldFacts(lines, rep, sev);
   const output = renderKept(lines, keep, {
     // Runs never cross a region's edge: a region's first and last lines are always kept.
     facts: (from, to) => (inLog[from] ? logFacts(from, to) : [`identical to line ${from}`]),

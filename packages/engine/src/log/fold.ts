@@ -95,9 +95,14 @@ function foldKeys(lines: readonly string[]): {
 }
 
 /** Keep flags for log lines, and for each line the kept line whose template it repeats. */
-export function planLog(lines: readonly string[], ctx: KindContext): { keep: Uint8Array; rep: Int32Array } {
+export function planLog(
+  lines: readonly string[],
+  ctx: KindContext,
+): { keep: Uint8Array; rep: Int32Array; sev: Uint8Array } {
   const n = lines.length;
   const keep = new Uint8Array(n);
+  // Severity of each line, read once here and reused by the marker facts.
+  const sevOf = new Uint8Array(n);
   // rep[i] = index of the kept line whose template line i repeats; -2 - index when only its shape does
   const rep = new Int32Array(n).fill(-1);
   const terms = queryTerms(ctx.query);
@@ -119,6 +124,7 @@ export function planLog(lines: readonly string[], ctx: KindContext): { keep: Uin
     }
     inTrace = false;
     const sev = severity(line);
+    sevOf[i] = sev;
     const k = sev > 0 ? tid[i]! : key[i]!;
     const firstAt = first[k]!;
     if (firstAt < 0) {
@@ -135,7 +141,7 @@ export function planLog(lines: readonly string[], ctx: KindContext): { keep: Uin
       if (terms.every((t) => lower.includes(t))) keep[i] = 1;
     }
   }
-  return { keep, rep };
+  return { keep, rep, sev: sevOf };
 }
 
 /**
@@ -143,7 +149,7 @@ export function planLog(lines: readonly string[], ctx: KindContext): { keep: Uin
  * `WARN x12 like line 40, INFO x300 like line 4, DEBUG x80 like line 2, 3 others x9`. The level
  * is the word the lines themselves write; groups of error or warning lines are always named.
  */
-export function foldFacts(lines: readonly string[], rep: Int32Array) {
+export function foldFacts(lines: readonly string[], rep: Int32Array, sev: Uint8Array) {
   return (from: number, to: number): string[] => {
     // level -> (reference -> count); a reference is the kept line the folded line repeats.
     const groups = new Map<string, { severe: boolean; refs: Map<string, number>; count: number }>();
@@ -156,7 +162,7 @@ export function foldFacts(lines: readonly string[], rep: Int32Array) {
         g = { severe: false, refs: new Map(), count: 0 };
         groups.set(level, g);
       }
-      g.severe ||= severity(lines[i]!) > 0;
+      g.severe ||= sev[i]! > 0;
       g.count++;
       g.refs.set(ref, (g.refs.get(ref) ?? 0) + 1);
     }
@@ -180,10 +186,10 @@ export function foldFacts(lines: readonly string[], rep: Int32Array) {
 /** Compresses log text, or says why it cannot. */
 export function compressLog(text: string, ctx: KindContext): Candidate | PassReason {
   const lines = text.split("\n");
-  const { keep, rep } = planLog(lines, ctx);
+  const { keep, rep, sev } = planLog(lines, ctx);
   if (droppedCount(keep, lines.length) === 0) return "document";
   const output = renderKept(lines, keep, {
-    facts: foldFacts(lines, rep),
+    facts: foldFacts(lines, rep, sev),
     ...(ctx.handle ? { handle: ctx.handle } : {}),
   });
   return { output, lossless: false };
