@@ -7,7 +7,7 @@ import { createCavemanTools, Session, startServer } from "@caveman/mcp-server";
 import { applyClientRoots, switchableEditor } from "./clientRoots.js";
 import type { Config } from "./config.js";
 import { stderrLogger } from "./logger.js";
-import { openEditor, openStores } from "./stores.js";
+import { describeStore, openEditor, openStores } from "./stores.js";
 import { describeTeam } from "./team.js";
 import { VERSION } from "./version.js";
 
@@ -70,10 +70,7 @@ export async function serve(config: Config): Promise<number> {
     ...(edit && config.sources.roots === "default" ? { onClientRoots: applyClientRoots(edit, logger) } : {}),
   });
   if (stopRequested) void handle.close("requested");
-  const where =
-    stores.store.backend === "sqlite"
-      ? stores.store.path
-      : `memory${stores.store.fallback ? " (fallback)" : ""}`;
+  const where = describeStore(stores.store);
   logger.info(
     `${VERSION} serving MCP on stdio; store ${where}${stores.team ? `; team ${describeTeam(stores.team)}` : ""}; chips ${config.chipDir}; roots ${config.roots.join(", ")}; ${tools.length} tools`,
   );
