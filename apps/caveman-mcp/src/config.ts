@@ -32,6 +32,8 @@ export interface Config {
    * `doctor` fails, both with this text.
    */
   implicitRootRefusal: string | undefined;
+  /** The user's home directory (client roots are never allowed to widen the edit tools to it). */
+  home: string;
   /** Where each setting came from, for `doctor`. */
   sources: Record<string, "flag" | "env" | "default">;
 }
@@ -156,6 +158,7 @@ export function loadConfig(input: ConfigInput): { command: Command; config: Conf
       sqliteBinding,
       team,
       implicitRootRefusal,
+      home,
       sources,
     },
   };
