@@ -20,7 +20,10 @@ describe("usableRoots: which client roots may confine the edit tools", () => {
   it("skips / and the home directory, as it refuses them as an implicit root, naming --root", () => {
     const link = join(base, "home-link");
     symlinkSync(home, link);
-    const { dirs, skipped } = usableRoots([uri("/"), uri(home), uri(`${home}/`), uri(link), uri(project)], home);
+    const { dirs, skipped } = usableRoots(
+      [uri("/"), uri(home), uri(`${home}/`), uri(link), uri(project)],
+      home,
+    );
     expect(dirs).toEqual([project]);
     expect(skipped).toHaveLength(4);
     for (const s of skipped) expect(s).toMatch(/--root/);
