@@ -53,6 +53,10 @@ describe("parseTeamUrl", () => {
       ["redis://h?namespace=a&namespace=b", /twice/],
       ["not a url :secret@", /not a valid URL/],
       ["redis://u:secret%zz@h", /malformed %-escape/],
+      // A password holding an unescaped "/" or "?" splits the URL early: the rest must not be echoed.
+      ["redis://u:6379/secret@h", /percent-encode/],
+      ["redis://u:6379?secret@h", /percent-encode/],
+      ["redis://u:6379?x=1&secret@h", /percent-encode/],
     ];
     for (const [text, message] of cases) {
       let err: unknown;

@@ -76,6 +76,13 @@ export function parseTeamUrl(
     throw bad(`the team store URL must start with redis:// or rediss:// (TLS), not ${url.protocol}//`);
   }
   if (url.hostname === "") throw bad("the team store URL names no host");
+  // An "@" after the host means a password with an unescaped "/", "?" or "#" cut the URL short:
+  // what follows is part of the secret, so it is named, never echoed.
+  if (/@/.test(url.pathname + url.search + url.hash)) {
+    throw bad(
+      'the team store URL has an "@" after its host: percent-encode "/", "?", "#" and "@" in the user name and password (e.g. %2F), or give the password in CAVEMAN_CCR_PASSWORD',
+    );
+  }
   if (url.hash !== "") throw bad("the team store URL must not have a #fragment");
   const path = url.pathname.replace(/^\//, "");
   if (path !== "" && !/^\d{1,5}$/.test(path)) {
