@@ -40,6 +40,15 @@ describe("parseTeamUrl", () => {
     expect(u.masked).toBe("redis://:***@h/0?namespace=b");
   });
 
+  it("masks a user name that stands alone (redis://SECRET@host is a password written in the wrong place)", () => {
+    const u = parseTeamUrl("redis://s3cr3tToken@cache.example:6379");
+    expect(u.masked).toBe("redis://***@cache.example:6379");
+    expect(u.masked).not.toContain("s3cr3tToken");
+    expect(parseTeamUrl("redis://alice:pw@h").masked).toBe("redis://alice:***@h");
+    // With the password given apart, a lone user name is a user name.
+    expect(parseTeamUrl("redis://alice@h", { password: "pw" }).masked).toBe("redis://alice@h");
+  });
+
   it("refuses what it cannot use, naming the problem and never echoing a password", () => {
     const cases: Array<[string, RegExp]> = [
       ["http://h", /redis:\/\/ or rediss:\/\//],

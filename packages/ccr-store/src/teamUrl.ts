@@ -103,6 +103,9 @@ export function parseTeamUrl(
   const urlPassword = url.password === "" ? undefined : decode(url.password, "password");
   const masked = new URL(url.href);
   if (masked.password !== "") masked.password = "***";
+  // A user name with no password cannot log in, and is most often a password written without
+  // its leading ":" (redis://SECRET@host): shown masked like one, unless a password comes apart.
+  else if (masked.username !== "" && overrides.password === undefined) masked.username = "***";
   if (overrides.namespace !== undefined) masked.searchParams.set("namespace", namespace);
   return {
     tls: url.protocol === "rediss:",
