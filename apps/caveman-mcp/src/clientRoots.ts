@@ -2,8 +2,9 @@
 // --root, no CAVEMAN_ROOTS) — an explicit root always wins; only absolute `file:` URIs naming
 // existing directories count, the rest are reported and skipped; the file system root and the home
 // directory are skipped too (the same rule as for the implicit working-directory root: a root that
-// wide must be named by the user with --root); when none is usable the roots in force stay. The edit tools keep one `Editor` object whose target is swapped, so a call sees either
-// the old roots or the new ones, never a mix.
+// wide must be named by the user with --root); when none is usable the roots in force stay. The
+// edit tools keep one `Editor` object whose target is swapped, so a call sees either the old
+// roots or the new ones, never a mix.
 import { realpathSync, statSync } from "node:fs";
 import { parse } from "node:path";
 import { fileURLToPath } from "node:url";
