@@ -2,7 +2,7 @@
 // is the only module of the project that reads `process.env` or calls `process.cwd()`; it returns
 // a complete, validated Config or throws ConfigError naming the flag or variable at fault, so the
 // binary never half-starts on a bad setting.
-import { statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { homedir as osHomedir, tmpdir as osTmpdir } from "node:os";
 import { delimiter, isAbsolute, parse, resolve } from "node:path";
 import { isCcrStoreError, parseTeamUrl, resolveStoreLocation, type TeamUrl } from "@caveman/ccr-store";
@@ -32,6 +32,8 @@ export interface Config {
    * `doctor` fails, both with this text.
    */
   implicitRootRefusal: string | undefined;
+  /** The user's home directory (client roots are never allowed to widen the edit tools to it). */
+  home: string;
   /** Where each setting came from, for `doctor`. */
   sources: Record<string, "flag" | "env" | "default">;
 }
@@ -76,11 +78,12 @@ export function loadConfig(input: ConfigInput): { command: Command; config: Conf
   const familiesRaw = pick("families", flags.tools, "CAVEMAN_TOOLS") ?? "compress,edit";
   const families = parseFamilies(familiesRaw, sources.families === "flag" ? "--tools" : "CAVEMAN_TOOLS");
 
+  // Compared after symlinks: HOME may name the directory the working directory reaches another way.
+  const realCwd = realOrSame(resolve(cwd));
+  const cwdIsHome = realCwd === realOrSame(resolve(home));
   const implicitRootRefusal =
-    families.includes("edit") &&
-    sources.roots === "default" &&
-    (parse(cwd).root === cwd || resolve(cwd) === resolve(home))
-      ? `refusing to use ${cwd} (the working directory${resolve(cwd) === resolve(home) ? ", your home directory" : ", the file system root"}) as the edit root; name the project with --root DIR (or CAVEMAN_ROOTS), or serve only the compression tools with --tools compress`
+    families.includes("edit") && sources.roots === "default" && (parse(realCwd).root === realCwd || cwdIsHome)
+      ? `refusing to use ${cwd} (the working directory${cwdIsHome ? ", your home directory" : ", the file system root"}) as the edit root; name the project with --root DIR (or CAVEMAN_ROOTS), or serve only the compression tools with --tools compress`
       : undefined;
 
   let store: Config["store"];
@@ -156,9 +159,18 @@ export function loadConfig(input: ConfigInput): { command: Command; config: Conf
       sqliteBinding,
       team,
       implicitRootRefusal,
+      home,
       sources,
     },
   };
+}
+
+function realOrSame(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 function expandHome(p: string, home: string): string {

@@ -230,6 +230,24 @@ describe("faults", () => {
     expect(await store.get(handle)).not.toBeNull();
   });
 
+  it("drops a link whose command timed out, so work does not pile up behind a stalled server", async () => {
+    const store = open({ commandTimeoutMs: 300, maxBackoffMs: 100 });
+    const { handle } = await store.put("stalled");
+    const states: string[] = [];
+    store.onState((state) => states.push(state));
+    const sleeper = raw();
+    const sleeping = sleeper.call("DEBUG", "SLEEP", "1");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await expect(store.get(handle)).rejects.toMatchObject({ code: "store_unavailable" });
+    // The timed-out command would stay queued on the socket (with its bytes) until the server
+    // answers; the link is judged lost instead, and writers stop waiting on it.
+    expect(store.status().state).toBe("down");
+    await sleeping;
+    await store.ready(3000);
+    expect(states).toEqual(["down", "ready"]);
+    expect(await store.get(handle)).not.toBeNull();
+  });
+
   it("survives the server killed with SIGKILL and restarted: unavailable meanwhile, then usable again", async () => {
     const store = open({ commandTimeoutMs: 300, maxBackoffMs: 100 });
     const events: string[] = [];
