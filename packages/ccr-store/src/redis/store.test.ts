@@ -218,7 +218,9 @@ describe("faults", () => {
 
   // On a loaded machine the sleeper's fresh connection can reach the server after the command
   // under test, which then simply succeeds; a retry runs the race again (see ARCHITECTURE, team store).
-  it("times out a command while the server sleeps (DEBUG SLEEP), then works again", { retry: 2 }, async () => {
+  it("times out a command while the server sleeps (DEBUG SLEEP), then works again", {
+    retry: 2,
+  }, async () => {
     const store = open({ commandTimeoutMs: 300 });
     const { handle } = await store.put("patience");
     const sleeper = raw();
@@ -234,7 +236,9 @@ describe("faults", () => {
 
   // On a loaded machine the sleeper's fresh connection can reach the server after the command
   // under test, which then simply succeeds; a retry runs the race again (see ARCHITECTURE, team store).
-  it("drops a link whose command timed out, so work does not pile up behind a stalled server", { retry: 2 }, async () => {
+  it("drops a link whose command timed out, so work does not pile up behind a stalled server", {
+    retry: 2,
+  }, async () => {
     const store = open({ commandTimeoutMs: 300, maxBackoffMs: 100 });
     const { handle } = await store.put("stalled");
     const states: string[] = [];
