@@ -1,0 +1,15 @@
+// Everything exported here is the public API of @caveman/hooks.
+export type { HookDecision } from "./claudeCode.js";
+export { claudeCodePostToolUse } from "./claudeCode.js";
+export type { HookErrorCode } from "./errors.js";
+export { HookError } from "./errors.js";
+export type { GeminiOptions } from "./gemini.js";
+export { DEFAULT_GEMINI_RETRIEVE_TOOL, geminiAfterTool } from "./gemini.js";
+export { readPersisted } from "./persisted.js";
+export { hintForCommand, hintForPath, toolRefusal, wantsRaw } from "./policy.js";
+export type { HookHost, HookRun } from "./run.js";
+export { HOOK_HOSTS, runHook } from "./run.js";
+export type { HookSettings } from "./settings.js";
+export { DEFAULT_HOOK_SETTINGS, parseHookSettings } from "./settings.js";
+export type { HookContext, Shrunk } from "./shrink.js";
+export { recoveryLine } from "./shrink.js";
