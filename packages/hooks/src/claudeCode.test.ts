@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { claudeCodePostToolUse } from "./claudeCode.js";
 import { bigDiff, bigGrep, bigJson, bigLog, failingPytest, sourceCode } from "./samples.test-helpers.js";
 import { DEFAULT_HOOK_SETTINGS, type HookSettings } from "./settings.js";
+import { claudeCodeShapeProblem } from "./shapes.js";
 import type { HookContext } from "./shrink.js";
 
 function ctx(
@@ -23,10 +24,11 @@ function ctx(
   };
 }
 
-function updated(d: ReturnType<typeof claudeCodePostToolUse>): Record<string, unknown> {
+function updated(d: ReturnType<typeof claudeCodePostToolUse>, tool = "Bash"): Record<string, unknown> {
   if ("pass" in d) throw new Error(`passed: ${d.pass}`);
   const h = d.output.hookSpecificOutput as Record<string, unknown>;
   expect(h.hookEventName).toBe("PostToolUse");
+  expect(claudeCodeShapeProblem(tool, h.updatedToolOutput)).toBeNull();
   return h.updatedToolOutput as Record<string, unknown>;
 }
 
@@ -161,7 +163,7 @@ describe("Claude Code PostToolUse: Read, Grep, MCP", () => {
         },
       },
     };
-    const out = updated(claudeCodePostToolUse(ev, c));
+    const out = updated(claudeCodePostToolUse(ev, c), "Read");
     expect(out.type).toBe("text");
     const file = out.file as Record<string, unknown>;
     expect(Object.keys(file).sort()).toEqual(["content", "filePath", "numLines", "startLine", "totalLines"]);
@@ -195,7 +197,7 @@ describe("Claude Code PostToolUse: Read, Grep, MCP", () => {
         appliedLimit: 0,
       },
     };
-    const out = updated(claudeCodePostToolUse(ev, ctx()));
+    const out = updated(claudeCodePostToolUse(ev, ctx()), "Grep");
     expect(Object.keys(out).sort()).toEqual(["content", "filenames", "mode", "numFiles", "numLines"]);
     expect(out.numLines).toBe((out.content as string).trimEnd().split("\n").length);
     expect(
@@ -215,11 +217,13 @@ describe("Claude Code PostToolUse: Read, Grep, MCP", () => {
         { tool_name: "mcp__logs__tail", tool_input: {}, tool_response: [{ type: "text", text: log }] },
         ctx(),
       ),
+      "mcp__logs__tail",
     ) as unknown;
     expect(Array.isArray(blocks)).toBe(true);
     expect((blocks as Array<{ type: string }>)[0]!.type).toBe("text");
     const s = updated(
       claudeCodePostToolUse({ tool_name: "mcp__logs__tail", tool_response: log }, ctx()),
+      "mcp__logs__tail",
     ) as unknown;
     expect(typeof s).toBe("string");
     expect(
@@ -298,5 +302,30 @@ describe("faults", () => {
     expect(claudeCodePostToolUse(bashEvent("cat app.log", once), c)).toMatchObject({
       pass: expect.any(String),
     });
+  });
+});
+
+describe("accepted shapes (the checker itself)", () => {
+  it("refuses what Claude Code drops", () => {
+    expect(
+      claudeCodeShapeProblem("Bash", {
+        stdout: "",
+        stderr: "",
+        interrupted: false,
+        persistedOutputPath: "/x",
+      }),
+    ).toMatch(/unexpected "persistedOutputPath"/);
+    expect(claudeCodeShapeProblem("Bash", { stdout: "", stderr: "" })).toMatch(/missing "interrupted"/);
+    expect(
+      claudeCodeShapeProblem("Read", {
+        type: "text",
+        file: { filePath: "a", content: "", numLines: 1, startLine: 1 },
+      }),
+    ).toMatch(/totalLines/);
+    expect(
+      claudeCodeShapeProblem("Grep", { numFiles: 1, filenames: [], mode: "files_with_matches" }),
+    ).toMatch(/mode/);
+    expect(claudeCodeShapeProblem("mcp__a__b", { content: [] })).toMatch(/MCP/);
+    expect(claudeCodeShapeProblem("WebFetch", {})).toMatch(/no known/);
   });
 });

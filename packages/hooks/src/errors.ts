@@ -15,3 +15,8 @@ export class HookError extends Error {
     this.code = code;
   }
 }
+
+/** True for a HookError (optionally of one code). */
+export function isHookError(err: unknown, code?: HookErrorCode): err is HookError {
+  return err instanceof HookError && (code === undefined || err.code === code);
+}

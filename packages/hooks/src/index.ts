@@ -2,7 +2,7 @@
 export type { HookDecision } from "./claudeCode.js";
 export { claudeCodePostToolUse } from "./claudeCode.js";
 export type { HookErrorCode } from "./errors.js";
-export { HookError } from "./errors.js";
+export { HookError, isHookError } from "./errors.js";
 export type { GeminiOptions } from "./gemini.js";
 export { DEFAULT_GEMINI_RETRIEVE_TOOL, geminiAfterTool } from "./gemini.js";
 export { readPersisted } from "./persisted.js";
@@ -11,5 +11,6 @@ export type { HookHost, HookRun } from "./run.js";
 export { HOOK_HOSTS, runHook } from "./run.js";
 export type { HookSettings } from "./settings.js";
 export { DEFAULT_HOOK_SETTINGS, parseHookSettings } from "./settings.js";
+export { claudeCodeShapeProblem } from "./shapes.js";
 export type { HookContext, Shrunk } from "./shrink.js";
-export { recoveryLine } from "./shrink.js";
+export { recoveryLine, shrinkToolText } from "./shrink.js";

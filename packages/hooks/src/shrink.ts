@@ -6,7 +6,7 @@
 // stand-in again passes it through (the host may run hooks twice).
 import { type CcrStore, computeHandle, isCcrStoreError } from "@caveman/ccr-store";
 import { compress, countTokens } from "@caveman/engine";
-import { kindAllowed } from "./policy.js";
+import { kindAllowed, toolRefusal } from "./policy.js";
 import type { HookSettings } from "./settings.js";
 
 /** What every adapter needs to compress: settings, a lazily opened store, a deadline. */
@@ -82,4 +82,14 @@ export function shrink(req: ShrinkRequest, ctx: HookContext): Shrunk | { pass: s
     tokensIn: result.tokensIn,
     tokensOut,
   };
+}
+
+/**
+ * A wrapped MCP server's text block, as the proxy sees it: the stand-in, or null to keep the text.
+ * The same tool rules as the hooks apply (our own tools are never touched, allow/deny, off).
+ */
+export function shrinkToolText(toolName: string, text: string, ctx: HookContext): string | null {
+  if (toolRefusal(toolName, ctx.settings)) return null;
+  const r = shrink({ text, producer: toolName, source: "output" }, ctx);
+  return "pass" in r ? null : r.text;
 }

@@ -6,13 +6,9 @@ import type { Command } from "../args.js";
 import type { Config } from "../config.js";
 import { openStores } from "../stores.js";
 import { VERSION } from "../version.js";
+import { type Check, hookChecks } from "./hookCheck.js";
+import type { SelfCommand } from "./hostFiles.js";
 import { type Io, writeOut } from "./io.js";
-
-interface Check {
-  ok: boolean;
-  what: string;
-  detail: string;
-}
 
 function mode(path: string): string {
   return (statSync(path).mode & 0o777).toString(8).padStart(4, "0");
@@ -22,6 +18,7 @@ export async function runDoctor(
   command: Extract<Command, { name: "doctor" }>,
   config: Config,
   io: Io,
+  self: SelfCommand,
 ): Promise<number> {
   const checks: Check[] = [];
   const quiet = { info() {}, warn() {}, error() {} };
@@ -64,6 +61,7 @@ export async function runDoctor(
       });
     }
   }
+  checks.push(...hookChecks(config, self));
   const effective = {
     version: VERSION,
     roots: config.roots,
