@@ -21,6 +21,8 @@ export interface HookSettings {
   maxInputBytes: number;
   /** Time budget of one hook call in ms, from process start; past it the original passes. */
   budgetMs: number;
+  /** How long the host may take to finish writing the hook's stdin, from process start. */
+  stdinTimeoutMs: number;
 }
 
 export const DEFAULT_HOOK_SETTINGS: Readonly<HookSettings> = Object.freeze({
@@ -31,9 +33,12 @@ export const DEFAULT_HOOK_SETTINGS: Readonly<HookSettings> = Object.freeze({
   deny: [],
   rawMarkers: ["caveman:raw", "CAVEMAN_RAW=1"],
   maxInputBytes: 8 * 1024 * 1024,
-  // Claude Code and Gemini CLI give a command hook 60 s by default; one second of ours is plenty
-  // for an 8 MiB output (the engine is linear) and keeps the host snappy when something stalls.
-  budgetMs: 1500,
+  // `install` gives the hook 30 s (Claude Code's and Gemini CLI's default is 60 s). Loading the
+  // bundle (the o200k tokenizer's tables above all) takes ~0.4 s on an idle machine and several
+  // times that on a busy one; 3 s leaves room for that and for compressing an 8 MiB output.
+  budgetMs: 3000,
+  // A host writes the whole event at once; stdin still open after a second is a stall.
+  stdinTimeoutMs: 1000,
 });
 
 /** The config file's keys (snake_case, as written by people) and the setting each one sets. */
@@ -46,6 +51,7 @@ const KEYS = {
   raw_markers: "rawMarkers",
   max_input_bytes: "maxInputBytes",
   budget_ms: "budgetMs",
+  stdin_timeout_ms: "stdinTimeoutMs",
 } as const satisfies Record<string, keyof HookSettings>;
 
 function fail(message: string): never {
@@ -107,6 +113,9 @@ export function parseHookSettings(
         break;
       case "budget_ms":
         out.budgetMs = wholeNumber(key, v, 50, 600_000);
+        break;
+      case "stdin_timeout_ms":
+        out.stdinTimeoutMs = wholeNumber(key, v, 10, 600_000);
         break;
     }
   }

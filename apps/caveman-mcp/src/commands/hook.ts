@@ -1,7 +1,7 @@
 // `caveman-mcp hook claude-code|gemini`: one host hook call. Contract: fail open, always — exit 0,
 // and stdout is either empty (the host keeps its original output) or one complete JSON object.
-// Nothing is started after the time budget (counted from process start) runs out: stdin that
-// stalls, a store held by another process or a slow output all end in an empty stdout. The store
+// Nothing is started after the time budget (counted from process start) runs out, and stdin must
+// be complete within `stdinTimeoutMs` of process start: stdin that stalls, a store held by another process or a slow output all end in an empty stdout. The store
 // is SQLite only (a memory store would hand the model a handle that dies with this process), opened
 // only when something is about to be stored, with a busy timeout inside the remaining budget.
 import { dirname } from "node:path";
@@ -56,12 +56,16 @@ export async function runHookCommand(
   stdin: Readable,
 ): Promise<number> {
   const settings = config.hooks.settings;
-  const deadline = Date.now() - Math.round(process.uptime() * 1000) + settings.budgetMs;
+  const started = Date.now() - Math.round(process.uptime() * 1000);
+  const deadline = started + settings.budgetMs;
   let store: CcrStore | undefined;
   let reason = "internal_error";
   try {
     // JSON escaping can double an output's size; anything larger would not be compressed anyway.
-    const text = await readStdin(stdin, deadline, settings.maxInputBytes * 2 + 1024 * 1024);
+    // Counted from process start: a host writes the event at once, so after a slow start the
+    // whole event is already waiting in the pipe (a short grace lets us drain it).
+    const stdinDeadline = Math.min(deadline, Math.max(started + settings.stdinTimeoutMs, Date.now() + 100));
+    const text = await readStdin(stdin, stdinDeadline, settings.maxInputBytes * 2 + 1024 * 1024);
     if (text === null) {
       reason = "stdin_unfinished";
     } else if (!settings.enabled) {

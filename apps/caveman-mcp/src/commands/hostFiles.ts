@@ -75,7 +75,7 @@ export function planFor(host: string, scope: Scope, hooks: HooksConfig, self: Se
               value: {
                 matcher: "Bash|Read|Grep|mcp__.*",
                 // Seconds. Our own budget is far shorter; this only bounds a wedged process.
-                hooks: [{ type: "command", command: hookCommandLine(self, "claude-code"), timeout: 10 }],
+                hooks: [{ type: "command", command: hookCommandLine(self, "claude-code"), timeout: 30 }],
               },
             },
           ],
@@ -118,7 +118,7 @@ export function planFor(host: string, scope: Scope, hooks: HooksConfig, self: Se
                     name: "caveman",
                     type: "command",
                     command: hookCommandLine(self, "gemini"),
-                    timeout: 10000,
+                    timeout: 30000,
                   },
                 ],
               },
