@@ -3,7 +3,7 @@
 // parser can name what is wrong in a config file, and so pass reasons carry stable codes.
 
 /** Stable codes of hook errors. */
-export type HookErrorCode = "hook_settings_invalid" | "hook_input_invalid" | "hook_persisted_unreadable";
+export type HookErrorCode = "hook_settings_invalid";
 
 /** A hook failure with a stable `code`; `cause` keeps the underlying error. */
 export class HookError extends Error {
