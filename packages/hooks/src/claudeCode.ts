@@ -7,17 +7,11 @@
 //   Bash {stdout, stderr, interrupted}; Read {type:"text", file:{filePath, content, numLines,
 //   startLine, totalLines}}; Grep {numFiles, filenames, mode:"content", content, numLines};
 //   MCP tools (unchecked): a string, or an array of text blocks.
+
+import { type HookDecision, isObj, mcpTexts, type Obj, openEvent } from "./event.js";
 import { readPersisted } from "./persisted.js";
-import { hintForCommand, hintForPath, toolRefusal, wantsRaw } from "./policy.js";
+import { hintForCommand, hintForPath, wantsRaw } from "./policy.js";
 import { type HookContext, type Shrunk, shrink } from "./shrink.js";
-
-export type HookDecision = { output: Record<string, unknown>; handles: string[] } | { pass: string };
-
-type Obj = Record<string, unknown>;
-
-export function isObj(v: unknown): v is Obj {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
 
 function str(v: unknown): string | undefined {
   return typeof v === "string" ? v : undefined;
@@ -31,20 +25,6 @@ function lineCount(text: string): number {
 
 function reply(updatedToolOutput: unknown, handles: string[]): HookDecision {
   return { output: { hookSpecificOutput: { hookEventName: "PostToolUse", updatedToolOutput } }, handles };
-}
-
-/** Text blocks of an MCP result in any form a host hands over; null if any block is not text. */
-export function mcpTexts(response: unknown): { texts: string[]; asString: boolean } | null {
-  if (typeof response === "string") return { texts: [response], asString: true };
-  const blocks = isObj(response) && Array.isArray(response.content) ? response.content : response;
-  if (isObj(response) && "structuredContent" in response) return null;
-  if (!Array.isArray(blocks) || blocks.length === 0) return null;
-  const texts: string[] = [];
-  for (const b of blocks) {
-    if (!isObj(b) || b.type !== "text" || typeof b.text !== "string") return null;
-    texts.push(b.text);
-  }
-  return { texts, asString: false };
 }
 
 /** Compress each text that is worth it; `pass` is set when none was. */
@@ -150,15 +130,10 @@ function mcp(toolName: string, response: unknown, ctx: HookContext): HookDecisio
 
 /** Decide what Claude Code's PostToolUse hook prints for this stdin object. Never throws on odd input. */
 export function claudeCodePostToolUse(event: unknown, ctx: HookContext): HookDecision {
-  if (!isObj(event)) return { pass: "input_invalid" };
-  const toolName = str(event.tool_name);
-  if (toolName === undefined) return { pass: "input_invalid" };
-  if (event.hook_event_name !== undefined && event.hook_event_name !== "PostToolUse")
-    return { pass: "wrong_event" };
-  const refusal = toolRefusal(toolName, ctx.settings);
-  if (refusal) return { pass: refusal };
-  const input = isObj(event.tool_input) ? event.tool_input : {};
-  const response = event.tool_response;
+  const opened = openEvent(event, "PostToolUse", ctx.settings);
+  if ("pass" in opened) return opened;
+  const { toolName, input } = opened;
+  const response = opened.event.tool_response;
   if (toolName.startsWith("mcp__")) return mcp(toolName, response, ctx);
   if (!isObj(response)) return { pass: "unexpected_shape" };
   switch (toolName) {

@@ -7,8 +7,8 @@
 // byte-exact, and the stand-in cites the original's handle. The tail call's own AfterTool is a
 // retrieve, which the hooks never touch, so there is no loop.
 
-import { type HookDecision, isObj, mcpTexts } from "./claudeCode.js";
-import { hintForCommand, hintForPath, toolRefusal, wantsRaw } from "./policy.js";
+import { type HookDecision, isObj, mcpTexts, openEvent } from "./event.js";
+import { hintForCommand, hintForPath, wantsRaw } from "./policy.js";
 import { type HookContext, shrink } from "./shrink.js";
 
 export interface GeminiOptions {
@@ -40,15 +40,10 @@ export function geminiAfterTool(
   ctx: HookContext,
   options: GeminiOptions = { retrieveTool: DEFAULT_GEMINI_RETRIEVE_TOOL },
 ): HookDecision {
-  if (!isObj(event)) return { pass: "input_invalid" };
-  const toolName = typeof event.tool_name === "string" ? event.tool_name : undefined;
-  if (toolName === undefined) return { pass: "input_invalid" };
-  if (event.hook_event_name !== undefined && event.hook_event_name !== "AfterTool")
-    return { pass: "wrong_event" };
-  const refusal = toolRefusal(toolName, ctx.settings);
-  if (refusal) return { pass: refusal };
-  const input = isObj(event.tool_input) ? event.tool_input : {};
-  const text = llmText(event.tool_response);
+  const opened = openEvent(event, "AfterTool", ctx.settings);
+  if ("pass" in opened) return opened;
+  const { toolName, input } = opened;
+  const text = llmText(opened.event.tool_response);
   if (text === null) return { pass: "unexpected_shape" };
   let hint: string | undefined;
   let source: "read" | "output" = "output";

@@ -1,8 +1,8 @@
 // Everything exported here is the public API of @caveman/hooks.
-export type { HookDecision } from "./claudeCode.js";
 export { claudeCodePostToolUse } from "./claudeCode.js";
 export type { HookErrorCode } from "./errors.js";
 export { HookError, isHookError } from "./errors.js";
+export type { HookDecision } from "./event.js";
 export type { GeminiOptions } from "./gemini.js";
 export { DEFAULT_GEMINI_RETRIEVE_TOOL, geminiAfterTool } from "./gemini.js";
 export { readPersisted } from "./persisted.js";

@@ -2,7 +2,8 @@
 // an unknown host event, a tool we do not know or any fault is a pass — `stdout` is then empty and
 // the host keeps its original output. A non-empty `stdout` is one complete JSON object and newline.
 
-import { claudeCodePostToolUse, type HookDecision } from "./claudeCode.js";
+import { claudeCodePostToolUse } from "./claudeCode.js";
+import type { HookDecision } from "./event.js";
 import { type GeminiOptions, geminiAfterTool } from "./gemini.js";
 import type { HookContext } from "./shrink.js";
 
