@@ -36,6 +36,11 @@ export interface HooksConfig {
   /** The hook settings file (`CAVEMAN_HOOK_CONFIG`, else `<caveman home>/hooks.json`) and whether it exists. */
   file: string;
   fileFound: boolean;
+  /**
+   * What is wrong with the hook settings (file or env), if anything. Then `settings.enabled` is
+   * false: hooks and the proxy pass everything, `doctor` fails, and nothing else is held up by it.
+   */
+  settingsError: string | undefined;
   /** `~/.caveman` or `CAVEMAN_HOME`: backups of edited host settings live under it. */
   cavemanHome: string;
   /** Claude Code's user directory (`CLAUDE_CONFIG_DIR`, else `~/.claude`) and its user MCP file. */
@@ -165,7 +170,8 @@ export function loadConfig(input: ConfigInput): { command: Command; config: Conf
 /**
  * Hook settings: the settings file (JSON, keys in packages/hooks' README), then the environment —
  * `CAVEMAN_HOOK=off` is the per-session off switch (start the host with it), `CAVEMAN_HOOK_FLOOR`
- * overrides the token floor. A missing file is the defaults; a bad one is a ConfigError.
+ * overrides the token floor. A missing file is the defaults; a bad file or value turns the hooks
+ * off and is reported (`settingsError`) rather than stopping the server over a hook setting.
  */
 function hooksConfig(
   env: Readonly<Record<string, string | undefined>>,
@@ -180,39 +186,43 @@ function hooksConfig(
   const file = resolve(cwd, expandHome(set("CAVEMAN_HOOK_CONFIG") ?? `${cavemanHome}/hooks.json`, home));
   let settings: HookSettings = { ...DEFAULT_HOOK_SETTINGS };
   let fileFound = false;
-  let text: string | undefined;
+  let settingsError: string | undefined;
   try {
-    text = readFileSync(file, "utf8");
+    const text = readFileSync(file, "utf8");
     fileFound = true;
+    settings = parseHookSettings(JSON.parse(text));
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ENOENT")
-      throw new ConfigError(`hook settings ${file}: cannot read (${(err as NodeJS.ErrnoException).code})`, {
-        cause: err,
-      });
-  }
-  if (text !== undefined) {
-    try {
-      settings = parseHookSettings(JSON.parse(text));
-    } catch (err) {
-      const why = isHookError(err)
-        ? err.message.replace(/^hook_settings_invalid: /, "")
-        : `not JSON (${(err as Error).message})`;
-      throw new ConfigError(`hook settings ${file}: ${why}`, { cause: err });
-    }
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT")
+      settingsError = `hook settings ${file}: ${
+        isHookError(err)
+          ? err.message.replace(/^hook_settings_invalid: /, "")
+          : code
+            ? `cannot read (${code})`
+            : `not JSON (${(err as Error).message})`
+      }`;
   }
   const off = set("CAVEMAN_HOOK");
   if (off !== undefined) {
     if (/^(off|0|false|no)$/i.test(off)) settings.enabled = false;
     else if (/^(on|1|true|yes)$/i.test(off)) settings.enabled = true;
-    else throw new ConfigError(`CAVEMAN_HOOK: "${off}" is not on or off`);
+    else settingsError ??= `CAVEMAN_HOOK: "${off}" is not on or off`;
   }
   const floor = set("CAVEMAN_HOOK_FLOOR");
-  if (floor !== undefined) settings.floorTokens = positiveInt(floor, 0, "CAVEMAN_HOOK_FLOOR", 10_000_000);
+  if (floor !== undefined) {
+    try {
+      settings.floorTokens = positiveInt(floor, 0, "CAVEMAN_HOOK_FLOOR", 10_000_000);
+    } catch (err) {
+      settingsError ??= (err as Error).message;
+    }
+  }
+  if (settingsError) settings.enabled = false;
   const claudeDir = resolve(cwd, expandHome(set("CLAUDE_CONFIG_DIR") ?? "~/.claude", home));
   return {
     settings,
     file,
     fileFound,
+    settingsError,
     cavemanHome,
     claudeDir,
     // Claude Code keeps user-scope MCP servers in ~/.claude.json, or inside CLAUDE_CONFIG_DIR when set.

@@ -68,6 +68,8 @@ export async function runHookCommand(
     const text = await readStdin(stdin, stdinDeadline, settings.maxInputBytes * 2 + 1024 * 1024);
     if (text === null) {
       reason = "stdin_unfinished";
+    } else if (config.hooks.settingsError) {
+      reason = `settings_invalid: ${config.hooks.settingsError}`;
     } else if (!settings.enabled) {
       reason = "disabled";
     } else {

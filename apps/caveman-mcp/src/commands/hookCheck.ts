@@ -77,9 +77,12 @@ function verify(host: HookHost, stdout: string, log: string, store: CcrStore): s
 export function hookChecks(config: Config, self: SelfCommand): Check[] {
   const checks: Check[] = [];
   checks.push({
-    ok: true,
+    ok: config.hooks.settingsError === undefined,
     what: "hook settings",
-    detail: `${config.hooks.file}${config.hooks.fileFound ? "" : " (absent: defaults)"}; ${config.hooks.settings.enabled ? "on" : "OFF"}, floor ${config.hooks.settings.floorTokens} tokens, budget ${config.hooks.settings.budgetMs} ms`,
+    detail:
+      config.hooks.settingsError !== undefined
+        ? `${config.hooks.settingsError}; hooks pass everything until it is fixed`
+        : `${config.hooks.file}${config.hooks.fileFound ? "" : " (absent: defaults)"}; ${config.hooks.settings.enabled ? "on" : "OFF"}, floor ${config.hooks.settings.floorTokens} tokens, budget ${config.hooks.settings.budgetMs} ms`,
   });
   for (const host of ["claude-code", "gemini"] as const) {
     const state = installState(config, host, self);

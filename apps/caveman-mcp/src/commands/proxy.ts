@@ -18,6 +18,8 @@ export async function runProxy(
   config: Config,
 ): Promise<number> {
   const logger = stderrLogger(process.stderr);
+  if (config.hooks.settingsError)
+    logger.warn(`${config.hooks.settingsError}; the proxy passes every result through unchanged`);
   const { ccr, store } = openCcr(config, logger);
   const registry = new ToolRegistry({
     tools: createCavemanTools({ families: ["retrieve"], session: new Session(), ccr, store }),
