@@ -1,6 +1,14 @@
 // `install` / `uninstall` / `doctor` on real files in a throwaway HOME, with the real binary.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CLI, type Sandbox, sandbox } from "./helpers.js";
@@ -107,6 +115,22 @@ describe("install claude-code (user scope)", () => {
     expect(readFileSync(join(box.root, ".claude", "settings.json"), "utf8")).toContain("hook claude-code");
     cli(box, ["uninstall", "claude-code", "--scope", "project"]);
     expect(existsSync(join(box.root, ".mcp.json"))).toBe(false);
+  });
+
+  it("writes through a symlinked settings file, keeping the link", () => {
+    const box = sandbox();
+    const dotfiles = join(box.base, "dotfiles");
+    mkdirSync(dotfiles);
+    mkdirSync(join(box.env.HOME!, ".claude"), { recursive: true });
+    writeFileSync(join(dotfiles, "settings.json"), '{ "model": "opus" }\n');
+    const link = join(box.env.HOME!, ".claude", "settings.json");
+    symlinkSync(join(dotfiles, "settings.json"), link);
+    cli(box, ["install", "claude-code"]);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(dotfiles, "settings.json"), "utf8")).toContain("hook claude-code");
+    cli(box, ["uninstall", "claude-code"]);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(dotfiles, "settings.json"), "utf8")).toBe('{ "model": "opus" }\n');
   });
 
   it("refuses a settings file that is not JSON, changing nothing", () => {

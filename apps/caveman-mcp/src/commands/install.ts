@@ -12,6 +12,7 @@ import {
   fsyncSync,
   openSync,
   readFileSync,
+  realpathSync,
   renameSync,
   rmSync,
   statSync,
@@ -57,8 +58,17 @@ function readManifest(dir: string): Manifest | null {
   }
 }
 
-/** Temp file beside the target, fsync, rename: the file is either the old or the new one. */
-export function writeAtomic(file: string, text: string, mode?: number): void {
+/**
+ * Temp file beside the target, fsync, rename: the file is either the old or the new one. A
+ * symlinked settings file (dotfile managers do that) is written through, so the link survives.
+ */
+export function writeAtomic(link: string, text: string, mode?: number): void {
+  let file = link;
+  try {
+    file = realpathSync(link);
+  } catch {
+    // Not there yet: created as a plain file.
+  }
   ensureDir(dirname(file));
   const tmp = join(dirname(file), `.${basename(file)}.caveman-${process.pid}.tmp`);
   const fd = openSync(tmp, "w", mode ?? 0o600);
