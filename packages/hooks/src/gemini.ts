@@ -5,7 +5,8 @@
 // the stand-in is stored in the CCR store as well, under its own handle, and the hook asks for a
 // tail call of our MCP server's `caveman_retrieve` on that handle: the model receives the stand-in
 // byte-exact, and the stand-in cites the original's handle. The tail call's own AfterTool is a
-// retrieve, which the hooks never touch, so there is no loop.
+// retrieve, which the hooks never touch, so there is no loop. (Seen working in the real Gemini CLI
+// 0.61.0: the model's functionResponse of the original call carried the stand-in.)
 
 import { type HookDecision, isObj, mcpTexts, openEvent } from "./event.js";
 import { hintForCommand, hintForPath, wantsRaw } from "./policy.js";

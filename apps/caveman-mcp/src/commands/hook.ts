@@ -97,12 +97,16 @@ export async function runHookCommand(
       // The put, if any, already committed.
     }
   }
-  try {
-    io.stderr.write(
-      `caveman-mcp hook ${command.host}: ${reason === "compressed" ? "compressed" : `passed (${reason})`}\n`,
-    );
-  } catch {
-    // stderr closed: nothing to tell.
+  // Claude Code keeps a hook's stderr for its debug log; Gemini CLI shows it to the user as a
+  // system message after every call, so there the hook stays silent (doctor explains instead).
+  if (command.host === "claude-code") {
+    try {
+      io.stderr.write(
+        `caveman-mcp hook claude-code: ${reason === "compressed" ? "compressed" : `passed (${reason})`}\n`,
+      );
+    } catch {
+      // stderr closed: nothing to tell.
+    }
   }
   return 0;
 }
