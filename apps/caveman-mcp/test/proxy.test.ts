@@ -88,6 +88,19 @@ describe("caveman-mcp proxy", () => {
     expect((await raw.exit).code).toBe(0);
   });
 
+  it("treats a client that closes its end as a disconnect: exits 0 and stops the server", async () => {
+    const box = sandbox();
+    const raw = spawnRaw(box, ["proxy", "--", process.execPath, FIXTURE]);
+    raw.write(INIT);
+    await raw.next(1);
+    raw.child.stdout!.destroy();
+    for (let i = 1; i <= 3; i++)
+      raw.write(
+        `${JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "big_log", arguments: {} } })}\n`,
+      );
+    expect(await raw.exit).toEqual({ code: 0, signal: null });
+  });
+
   it("exits 127 with a clear message when the server cannot be started", async () => {
     const box = sandbox();
     const raw = spawnRaw(box, ["proxy", "--", "/definitely/not/a/server"]);
