@@ -156,6 +156,10 @@ describe("MCP proxy relay", () => {
       "logs",
       "caveman_retrieve",
     ]);
+    // Answered once: the server leaving later owes the client nothing for it.
+    h.serverOut.end();
+    await h.proxy.closed;
+    expect(h.toClient.filter((l) => JSON.parse(l).id === 2)).toHaveLength(1);
 
     const h2 = harness({ retrieve: true });
     h2.clientIn.write('{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n');

@@ -103,10 +103,12 @@ export function startProxy(options: ProxyOptions): ProxyHandle {
     const key = idKey(c.message.id);
     const params = (c.message as { params?: Obj }).params;
     if (key === null) return false;
-    pending.set(key, { kind: c.message.method === "tools/list" ? "list" : "other" });
     if (c.message.method === "tools/call" && typeof params?.name === "string") {
+      // Ours to answer: it never reaches the server, so nothing waits for the server's answer.
       if (params.name === RETRIEVE && retrieveTool && !upstreamHasRetrieve && !inBatch) return true;
       pending.set(key, { kind: "call", tool: params.name });
+    } else {
+      pending.set(key, { kind: c.message.method === "tools/list" ? "list" : "other" });
     }
     return false;
   };
