@@ -71,8 +71,10 @@ describe("install claude-code (user scope)", () => {
         hooks: { PostToolUse: Array<{ hooks: Array<{ command: string }> }> };
       }
     ).hooks.PostToolUse[0]!;
+    // A roomy budget: on a loaded machine the default one may (correctly) pass the original.
+    writeFileSync(join(box.base, "roomy.json"), '{"budget_ms": 60000, "stdin_timeout_ms": 30000}');
     const ran = spawnSync("sh", ["-c", group.hooks[0]!.command], {
-      env: box.env,
+      env: { ...box.env, CAVEMAN_HOOK_CONFIG: join(box.base, "roomy.json") },
       input: claudeBash("cat a.log", logText()),
       encoding: "utf8",
     });
