@@ -8,7 +8,7 @@ export { DEFAULT_GEMINI_RETRIEVE_TOOL, geminiAfterTool } from "./gemini.js";
 export { readPersisted } from "./persisted.js";
 export { hintForCommand, hintForPath, toolRefusal, wantsRaw } from "./policy.js";
 export type { HookHost, HookRun } from "./run.js";
-export { HOOK_HOSTS, runHook } from "./run.js";
+export { runHook } from "./run.js";
 export type { HookSettings } from "./settings.js";
 export { DEFAULT_HOOK_SETTINGS, parseHookSettings } from "./settings.js";
 export { claudeCodeShapeProblem } from "./shapes.js";

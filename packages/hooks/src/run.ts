@@ -9,8 +9,6 @@ import type { HookContext } from "./shrink.js";
 
 export type HookHost = "claude-code" | "gemini";
 
-export const HOOK_HOSTS: readonly HookHost[] = ["claude-code", "gemini"];
-
 export interface HookRun {
   /** What to print on stdout: "" (pass) or one JSON object line. */
   stdout: string;
