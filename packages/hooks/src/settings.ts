@@ -21,7 +21,7 @@ export interface HookSettings {
   maxInputBytes: number;
   /** Time budget of one hook call in ms, from process start; past it the original passes. */
   budgetMs: number;
-  /** How long the host may take to finish writing the hook's stdin, from process start. */
+  /** Longest pause while the host writes the hook's stdin; a longer one is a stall. */
   stdinTimeoutMs: number;
 }
 
@@ -37,7 +37,7 @@ export const DEFAULT_HOOK_SETTINGS: Readonly<HookSettings> = Object.freeze({
   // bundle (the o200k tokenizer's tables above all) takes ~0.4 s on an idle machine and several
   // times that on a busy one; 3 s leaves room for that and for compressing an 8 MiB output.
   budgetMs: 3000,
-  // A host writes the whole event at once; stdin still open after a second is a stall.
+  // A host writes the whole event at once; a second without data is a stall.
   stdinTimeoutMs: 1000,
 });
 

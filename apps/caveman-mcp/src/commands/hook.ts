@@ -1,7 +1,8 @@
 // `caveman-mcp hook claude-code|gemini`: one host hook call. Contract: fail open, always — exit 0,
 // and stdout is either empty (the host keeps its original output) or one complete JSON object.
-// Nothing is started after the time budget (counted from process start) runs out, and stdin must
-// be complete within `stdinTimeoutMs` of process start: stdin that stalls, a store held by another process or a slow output all end in an empty stdout. The store
+// Nothing is started after the time budget (counted from process start) runs out, and stdin may not
+// pause for longer than `stdinTimeoutMs`: stdin that stalls, a store held by another process or a
+// slow output all end in an empty stdout. The store
 // is SQLite only (a memory store would hand the model a handle that dies with this process), opened
 // only when something is about to be stored, with a busy timeout inside the remaining budget.
 import { dirname } from "node:path";
@@ -14,23 +15,40 @@ import type { Config } from "../config.js";
 import { ensureDir } from "../stores.js";
 import { type Io, writeOut } from "./io.js";
 
-/** stdin as text, or null when it does not end by the deadline, exceeds `maxBytes` or fails. */
-export function readStdin(stdin: Readable, deadline: number, maxBytes: number): Promise<string | null> {
+/**
+ * stdin as text, or null when it stalls (no data for `idleMs`), does not end by `deadline`,
+ * exceeds `maxBytes` or fails. A host writes the event at once, so a pause is a stall, while a
+ * large event that keeps flowing may take its time.
+ */
+export function readStdin(
+  stdin: Readable,
+  opts: { deadline: number; idleMs: number; maxBytes: number },
+): Promise<string | null> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let idle: NodeJS.Timeout | undefined;
     const finish = (value: string | null) => {
-      clearTimeout(timer);
+      clearTimeout(total);
+      clearTimeout(idle);
       stdin.off("data", onData);
       stdin.pause();
       resolve(value);
     };
+    const arm = () => {
+      clearTimeout(idle);
+      idle = setTimeout(() => finish(null), opts.idleMs);
+    };
     const onData = (c: Buffer) => {
       size += c.length;
-      if (size > maxBytes) finish(null);
-      else chunks.push(c);
+      if (size > opts.maxBytes) finish(null);
+      else {
+        chunks.push(c);
+        arm();
+      }
     };
-    const timer = setTimeout(() => finish(null), Math.max(0, deadline - Date.now()));
+    const total = setTimeout(() => finish(null), Math.max(0, opts.deadline - Date.now()));
+    arm();
     stdin.on("data", onData);
     stdin.once("end", () => finish(Buffer.concat(chunks).toString("utf8")));
     stdin.once("error", () => finish(null));
@@ -61,11 +79,12 @@ export async function runHookCommand(
   let store: CcrStore | undefined;
   let reason = "internal_error";
   try {
-    // JSON escaping can double an output's size; anything larger would not be compressed anyway.
-    // Counted from process start: a host writes the event at once, so after a slow start the
-    // whole event is already waiting in the pipe (a short grace lets us drain it).
-    const stdinDeadline = Math.min(deadline, Math.max(started + settings.stdinTimeoutMs, Date.now() + 100));
-    const text = await readStdin(stdin, stdinDeadline, settings.maxInputBytes * 2 + 1024 * 1024);
+    const text = await readStdin(stdin, {
+      deadline,
+      idleMs: settings.stdinTimeoutMs,
+      // JSON escaping can double an output's size; anything larger would not be compressed anyway.
+      maxBytes: settings.maxInputBytes * 2 + 1024 * 1024,
+    });
     if (text === null) {
       reason = "stdin_unfinished";
     } else if (config.hooks.settingsError) {
