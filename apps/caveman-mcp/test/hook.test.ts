@@ -188,17 +188,20 @@ describe("hook fault matrix: original passes, exit 0, nothing half-written", () 
       stdout += c.toString();
     });
     child.stdin.on("error", () => {});
-    const input = claudeBash("cat app.log", logText());
-    child.stdin.write(input.slice(0, 1000));
-    const code = await new Promise<number | null>((resolve) => {
-      const timer = setTimeout(() => {
-        child.stdin.end(input.slice(1000));
-      }, 2000);
-      child.on("exit", (c) => {
-        clearTimeout(timer);
-        resolve(c);
-      });
+    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+    const input = claudeBash("cat app.log", logText(20_000));
+    // More than a pipe holds: 'drain' then proves the hook is reading (on a loaded machine start-up
+    // alone can outlast the stall, which the hook would then never see).
+    const cut = 512 * 1024;
+    if (!child.stdin.write(input.slice(0, cut))) await new Promise((r) => child.stdin.once("drain", r));
+    let timer: NodeJS.Timeout | undefined;
+    const stall = new Promise<void>((r) => {
+      timer = setTimeout(r, 2000);
     });
+    if ((await Promise.race([stall.then(() => "stalled"), exited.then(() => "exited")])) === "stalled")
+      child.stdin.end(input.slice(cut));
+    clearTimeout(timer);
+    const code = await exited;
     expect(code).toBe(0);
     expect(stdout).toBe("");
     expect(entries(box)).toBe(0);
