@@ -1,28 +1,22 @@
 import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type CcrStore, openMemoryStore, originalText } from "@caveman/ccr-store";
+import { openMemoryStore, originalText } from "@caveman/ccr-store";
 import { describe, expect, it } from "vitest";
 import { claudeCodePostToolUse } from "./claudeCode.js";
-import { bigDiff, bigGrep, bigJson, bigLog, failingPytest, sourceCode } from "./samples.test-helpers.js";
-import { DEFAULT_HOOK_SETTINGS, type HookSettings } from "./settings.js";
+import {
+  bigDiff,
+  bigGrep,
+  bigJson,
+  bigLog,
+  failingPytest,
+  memoryContext,
+  sourceCode,
+} from "./samples.test-helpers.js";
 import { claudeCodeShapeProblem } from "./shapes.js";
 import type { HookContext } from "./shrink.js";
 
-function ctx(
-  over: Partial<HookSettings> = {},
-  store: CcrStore = openMemoryStore(),
-  roots: string[] = [],
-): HookContext & { ccr: CcrStore } {
-  return {
-    settings: { ...DEFAULT_HOOK_SETTINGS, ...over },
-    store: () => store,
-    deadline: Date.now() + 60_000,
-    clock: Date.now,
-    persistRoots: roots,
-    ccr: store,
-  };
-}
+const ctx = memoryContext;
 
 function updated(d: ReturnType<typeof claudeCodePostToolUse>, tool = "Bash"): Record<string, unknown> {
   if ("pass" in d) throw new Error(`passed: ${d.pass}`);

@@ -1,20 +1,9 @@
-import { openMemoryStore, originalText } from "@caveman/ccr-store";
+import { originalText } from "@caveman/ccr-store";
 import { describe, expect, it } from "vitest";
 import { geminiAfterTool } from "./gemini.js";
-import { bigJson, bigLog, failingPytest } from "./samples.test-helpers.js";
-import { DEFAULT_HOOK_SETTINGS } from "./settings.js";
+import { bigJson, bigLog, failingPytest, memoryContext } from "./samples.test-helpers.js";
 
-function ctx() {
-  const store = openMemoryStore();
-  return {
-    settings: DEFAULT_HOOK_SETTINGS,
-    store: () => store,
-    deadline: Date.now() + 60_000,
-    clock: Date.now,
-    persistRoots: [],
-    ccr: store,
-  };
-}
+const ctx = () => memoryContext();
 
 const shell = (command: string, llmContent: unknown, error?: unknown) => ({
   hook_event_name: "AfterTool",

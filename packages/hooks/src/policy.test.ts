@@ -1,8 +1,8 @@
-import { openMemoryStore } from "@caveman/ccr-store";
 import { describe, expect, it } from "vitest";
 import { HookError } from "./errors.js";
 import { hintForCommand, hintForPath, toolRefusal } from "./policy.js";
 import { runHook } from "./run.js";
+import { memoryContext } from "./samples.test-helpers.js";
 import { DEFAULT_HOOK_SETTINGS, parseHookSettings } from "./settings.js";
 
 describe("hints", () => {
@@ -61,16 +61,7 @@ describe("settings", () => {
 });
 
 describe("runHook", () => {
-  const ctx = () => {
-    const store = openMemoryStore();
-    return {
-      settings: DEFAULT_HOOK_SETTINGS,
-      store: () => store,
-      deadline: Date.now() + 60_000,
-      clock: Date.now,
-      persistRoots: [],
-    };
-  };
+  const ctx = () => memoryContext();
   it("prints nothing for malformed stdin and one JSON line when it compresses", () => {
     expect(runHook("claude-code", "{not json", ctx())).toEqual({
       stdout: "",

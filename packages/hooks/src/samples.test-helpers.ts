@@ -1,4 +1,24 @@
-// Realistic tool outputs for the hook tests, generated deterministically.
+// Realistic tool outputs for the hook tests, generated deterministically, and a hook context on a
+// real memory store.
+import { type CcrStore, openMemoryStore } from "@caveman/ccr-store";
+import { DEFAULT_HOOK_SETTINGS, type HookSettings } from "./settings.js";
+import type { HookContext } from "./shrink.js";
+
+/** A hook context on a fresh memory store (also returned as `ccr`), with a distant deadline. */
+export function memoryContext(
+  over: Partial<HookSettings> = {},
+  store: CcrStore = openMemoryStore(),
+  persistRoots: string[] = [],
+): HookContext & { ccr: CcrStore } {
+  return {
+    settings: { ...DEFAULT_HOOK_SETTINGS, ...over },
+    store: () => store,
+    deadline: Date.now() + 60_000,
+    clock: Date.now,
+    persistRoots,
+    ccr: store,
+  };
+}
 
 export function bigLog(lines = 2000): string {
   const out: string[] = [];
