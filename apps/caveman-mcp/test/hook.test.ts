@@ -105,6 +105,8 @@ describe("caveman-mcp hook claude-code", () => {
   it("Gemini: a tail call of caveman_retrieve whose stand-in keeps the failure visible", () => {
     const box = roomy();
     const r = hook(box, "gemini", geminiShell("tail -n 3000 app.log", logText()));
+    // Gemini CLI shows a hook's stderr to the user after every call: nothing there.
+    expect(r.stderr).toBe("");
     const tail = JSON.parse(r.stdout).hookSpecificOutput.tailToolCallRequest;
     expect(tail.name).toBe("mcp_caveman_caveman_retrieve");
     const standIn = cli(box, ["retrieve", tail.args.recovery_handle]).stdout;
@@ -214,9 +216,15 @@ describe("hook fault matrix: original passes, exit 0, nothing half-written", () 
     const bad = hook(box, "claude-code", claudeBash("cat app.log", logText()));
     quiet(bad);
     expect(bad.stderr).toMatch(/unknown key "floor"/);
+    // The server and doctor still run; doctor names the problem.
+    const doctor = cli(box, ["doctor"]);
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toMatch(/FAIL hook settings: .*unknown key "floor"/);
+    // (doctor stored its own sample; the off switch stores nothing more.)
+    const before = entries(box);
     settingsFile(box, { ...ROOMY, deny: ["Read"] });
     quiet(hook(box, "claude-code", claudeBash("cat app.log", logText()), { CAVEMAN_HOOK: "off" }));
-    expect(entries(box)).toBe(0);
+    expect(entries(box)).toBe(before);
     expect(hook(box, "claude-code", claudeBash("cat app.log", logText())).stdout).not.toBe("");
   });
 });
