@@ -79,18 +79,19 @@ export async function runHookCommand(
   let store: CcrStore | undefined;
   let reason = "internal_error";
   try {
+    // Read (within the same limits) even when the hooks are off: a host is not cut off mid-write.
     const text = await readStdin(stdin, {
       deadline,
       idleMs: settings.stdinTimeoutMs,
       // JSON escaping can double an output's size; anything larger would not be compressed anyway.
       maxBytes: settings.maxInputBytes * 2 + 1024 * 1024,
     });
-    if (text === null) {
-      reason = "stdin_unfinished";
-    } else if (config.hooks.settingsError) {
+    if (config.hooks.settingsError) {
       reason = `settings_invalid: ${config.hooks.settingsError}`;
     } else if (!settings.enabled) {
       reason = "disabled";
+    } else if (text === null) {
+      reason = "stdin_unfinished";
     } else {
       const ctx: HookContext = {
         settings,
