@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = resolve(fileURLToPath(new URL("../..", import.meta.url)));
-const groups = ["packages", "apps", "npm", "npm/platforms", "tooling"];
+const groups = ["packages", "apps", "npm", "npm/platforms", "tooling", "tests"];
 let passed = 0;
 let failed = 0;
 let skipped = 0;

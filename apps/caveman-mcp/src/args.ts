@@ -18,6 +18,7 @@ export type Command =
       dryRun: boolean;
       command?: string;
     }
+  | { name: "config"; host?: string }
   | { name: "help" }
   | { name: "version" };
 
@@ -31,6 +32,8 @@ export interface Flags {
   chipTtl?: string;
   maxInboundBytes?: string;
   maxResultBytes?: string;
+  ccrUrl?: string;
+  ccrNamespace?: string;
 }
 
 const VALUE_FLAGS = new Set([
@@ -42,6 +45,8 @@ const VALUE_FLAGS = new Set([
   "--chip-ttl",
   "--max-inbound-bytes",
   "--max-result-bytes",
+  "--ccr-url",
+  "--ccr-namespace",
   "--query",
   "--hint",
   "--scope",
@@ -89,6 +94,8 @@ export function parseArgs(argv: string[]): { command: Command; flags: Flags } {
   flags.chipTtl = values.get("--chip-ttl");
   flags.maxInboundBytes = values.get("--max-inbound-bytes");
   flags.maxResultBytes = values.get("--max-result-bytes");
+  flags.ccrUrl = values.get("--ccr-url");
+  flags.ccrNamespace = values.get("--ccr-namespace");
   flags.ephemeral = bools.has("--ephemeral");
   const json = bools.has("--json");
   const query = values.get("--query");
@@ -121,6 +128,9 @@ export function parseArgs(argv: string[]): { command: Command; flags: Flags } {
     case "doctor":
       extra(0);
       return { command: { name: "doctor", json }, flags };
+    case "config":
+      extra(1);
+      return { command: { name: "config", ...(rest[0] ? { host: rest[0] } : {}) }, flags };
     case "chips": {
       const action = rest[0] ?? "list";
       if (action === "list" || action === "clear") {

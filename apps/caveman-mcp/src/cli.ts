@@ -5,6 +5,7 @@
 import { runChips, runStats } from "./commands/admin.js";
 import { runDoctor } from "./commands/doctor.js";
 import { runHookCommand } from "./commands/hook.js";
+import { runHostConfig } from "./commands/hostConfig.js";
 import type { SelfCommand } from "./commands/hostFiles.js";
 import { runInstall } from "./commands/install.js";
 import type { Io } from "./commands/io.js";
@@ -64,6 +65,8 @@ async function run(
     case "install":
     case "uninstall":
       return runInstall(command, config, io, self());
+    case "config":
+      return runHostConfig(command, config, io);
   }
 }
 

@@ -113,4 +113,16 @@ describe("loadConfig", () => {
       id: "chip://abc123",
     });
   });
+
+  it("refuses the file system root or the home directory as an implicit edit root, not an explicit one", () => {
+    const project = realpathSync(mkdtempSync(join(tmpdir(), "caveman-project-")));
+    const refusal = (cwd: string, argv: string[] = [], env: Record<string, string> = {}) =>
+      loadConfig({ ...base, cwd, argv, env }).config.implicitRootRefusal;
+    expect(refusal(home)).toMatch(/refusing to use .* your home directory.*--root DIR \(or CAVEMAN_ROOTS\)/);
+    expect(refusal("/")).toMatch(/refusing to use \/ .*file system root.*--root DIR/);
+    expect(refusal(project)).toBeUndefined();
+    expect(refusal("/", ["--root", "/"])).toBeUndefined();
+    expect(refusal(home, [], { CAVEMAN_ROOTS: project })).toBeUndefined();
+    expect(refusal("/", ["--tools", "compress"])).toBeUndefined();
+  });
 });

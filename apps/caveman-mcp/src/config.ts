@@ -4,8 +4,8 @@
 // binary never half-starts on a bad setting.
 import { readFileSync, statSync } from "node:fs";
 import { homedir as osHomedir, tmpdir as osTmpdir } from "node:os";
-import { delimiter, isAbsolute, resolve } from "node:path";
-import { resolveStoreLocation } from "@caveman/ccr-store";
+import { delimiter, isAbsolute, parse, resolve } from "node:path";
+import { isCcrStoreError, parseTeamUrl, resolveStoreLocation, type TeamUrl } from "@caveman/ccr-store";
 import { defaultChipDir } from "@caveman/chip-store";
 import { DEFAULT_HOOK_SETTINGS, type HookSettings, isHookError, parseHookSettings } from "@caveman/hooks";
 import type { ToolFamily } from "@caveman/mcp-server";
@@ -25,6 +25,14 @@ export interface Config {
   maxResultBytes: number;
   /** Absolute path of a prebuilt better_sqlite3.node (`CAVEMAN_SQLITE_BINDING`, set by the launcher). */
   sqliteBinding: string | undefined;
+  /** The team store (`--ccr-url`), password included: show only `team.url.masked`. */
+  team: { url: TeamUrl; tlsCaFile: string | undefined } | undefined;
+  /**
+   * Set when no root was given and the working directory (the implicit default) is the file
+   * system root or the home directory: the server refuses to start its edit tools there, and
+   * `doctor` fails, both with this text.
+   */
+  implicitRootRefusal: string | undefined;
   /** Where each setting came from, for `doctor`. */
   sources: Record<string, "flag" | "env" | "default">;
   /** Hooks, proxy and install: settings file, host directories, the environment a wrapped server inherits. */
@@ -96,6 +104,13 @@ export function loadConfig(input: ConfigInput): { command: Command; config: Conf
   const familiesRaw = pick("families", flags.tools, "CAVEMAN_TOOLS") ?? "compress,edit";
   const families = parseFamilies(familiesRaw, sources.families === "flag" ? "--tools" : "CAVEMAN_TOOLS");
 
+  const implicitRootRefusal =
+    families.includes("edit") &&
+    sources.roots === "default" &&
+    (parse(cwd).root === cwd || resolve(cwd) === resolve(home))
+      ? `refusing to use ${cwd} (the working directory${resolve(cwd) === resolve(home) ? ", your home directory" : ", the file system root"}) as the edit root; name the project with --root DIR (or CAVEMAN_ROOTS), or serve only the compression tools with --tools compress`
+      : undefined;
+
   let store: Config["store"];
   if (flags.ephemeral) {
     sources.store = "flag";
@@ -149,6 +164,12 @@ export function loadConfig(input: ConfigInput): { command: Command; config: Conf
     "--max-result-bytes / CAVEMAN_MAX_RESULT_BYTES",
   );
   const sqliteBinding = nativeBinding(pick("sqliteBinding", undefined, "CAVEMAN_SQLITE_BINDING"));
+  const team = teamStore(
+    pick("team", flags.ccrUrl, "CAVEMAN_CCR_URL"),
+    pick("teamNamespace", flags.ccrNamespace, "CAVEMAN_CCR_NAMESPACE"),
+    pick("teamPassword", undefined, "CAVEMAN_CCR_PASSWORD"),
+    pick("teamTlsCa", undefined, "CAVEMAN_CCR_TLS_CA"),
+  );
   return {
     command,
     config: {
@@ -161,6 +182,8 @@ export function loadConfig(input: ConfigInput): { command: Command; config: Conf
       maxInboundBytes,
       maxResultBytes,
       sqliteBinding,
+      team,
+      implicitRootRefusal,
       sources,
       hooks: hooksConfig(env, home, cwd),
     },
@@ -264,6 +287,45 @@ function nativeBinding(raw: string | undefined): string | undefined {
   }
   if (!isFile) throw new ConfigError(`${source}: ${raw} is not a file`);
   return raw;
+}
+
+/** The team store settings, validated now so a bad URL stops the start (exit 2), not a tool call. */
+function teamStore(
+  url: string | undefined,
+  namespace: string | undefined,
+  password: string | undefined,
+  tlsCa: string | undefined,
+): Config["team"] {
+  if (url === undefined) {
+    if (namespace !== undefined)
+      throw new ConfigError("--ccr-namespace / CAVEMAN_CCR_NAMESPACE needs a team store URL (--ccr-url)");
+    return undefined;
+  }
+  let parsed: TeamUrl;
+  try {
+    parsed = parseTeamUrl(url.trim(), {
+      ...(namespace !== undefined ? { namespace: namespace.trim() } : {}),
+      ...(password !== undefined ? { password } : {}),
+    });
+  } catch (err) {
+    if (!isCcrStoreError(err)) throw err;
+    throw new ConfigError(`--ccr-url / CAVEMAN_CCR_URL: ${err.message.replace(/^invalid_config: /, "")}`, {
+      cause: err,
+    });
+  }
+  if (tlsCa !== undefined) {
+    const source = "CAVEMAN_CCR_TLS_CA";
+    if (!isAbsolute(tlsCa))
+      throw new ConfigError(`${source}: "${tlsCa}" must be an absolute path to a PEM file`);
+    try {
+      if (!statSync(tlsCa).isFile()) throw new ConfigError(`${source}: ${tlsCa} is not a file`);
+    } catch (err) {
+      if (err instanceof ConfigError) throw err;
+      throw new ConfigError(`${source}: ${tlsCa} does not exist`, { cause: err });
+    }
+    if (!parsed.tls) throw new ConfigError(`${source} is set but the team store URL is not rediss:// (TLS)`);
+  }
+  return { url: parsed, tlsCaFile: tlsCa };
 }
 
 function parseFamilies(raw: string, source: string): ToolFamily[] {

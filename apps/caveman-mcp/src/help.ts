@@ -19,6 +19,10 @@ Usage:
   caveman-mcp uninstall HOST [--scope user|project] [--dry-run]
                                         register (or remove) the hook and the MCP server for
                                         claude-code or gemini; other hosts get the proxy line
+  caveman-mcp config [HOST] [--root DIR]
+                                        print the MCP config snippet for HOST (claude-code,
+                                        claude-desktop, cursor, vscode, windsurf, zed, codex,
+                                        gemini); no HOST lists them
   caveman-mcp --help | --version
 
 Options (flag, then environment variable; flags win):
@@ -33,6 +37,10 @@ Options (flag, then environment variable; flags win):
   --chip-ttl SECONDS       CAVEMAN_CHIP_TTL               chip lifetime (default: none)
   --max-inbound-bytes N    CAVEMAN_MAX_INBOUND_BYTES      longest request line (default 16MiB)
   --max-result-bytes N     CAVEMAN_MAX_RESULT_BYTES       largest tool result (default 16MiB)
+  --ccr-url URL            CAVEMAN_CCR_URL                team store, redis://[user:pass@]host[:port][/db]
+                                                          or rediss:// (TLS); settings in the query:
+                                                          ?namespace=N&idle=7d&max_age=30d&max_bytes=32MiB
+  --ccr-namespace NAME     CAVEMAN_CCR_NAMESPACE          team store namespace (default: the URL's, else "default")
 
 Environment only:
   CAVEMAN_SQLITE_BINDING   absolute path of a prebuilt better_sqlite3.node (set by the npx launcher)
@@ -40,6 +48,8 @@ Environment only:
   CAVEMAN_HOOK=off         turn the hooks off for a session (start the host with it)
   CAVEMAN_HOOK_FLOOR       token floor below which outputs pass (default 500)
   CLAUDE_CONFIG_DIR        Claude Code's user directory (default ~/.claude)
+  CAVEMAN_CCR_PASSWORD     team store password (instead of putting it in the URL)
+  CAVEMAN_CCR_TLS_CA       absolute path of a PEM file with the CA of a rediss:// server's certificate
 
 Raw output for one call: put "# caveman:raw" (or CAVEMAN_RAW=1) in the shell command.
 

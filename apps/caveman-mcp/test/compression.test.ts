@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { allText, connect, type Sandbox, sandbox, text } from "./helpers.js";
+import { allText, connect, handleIn, type Sandbox, sandbox, text } from "./helpers.js";
 
 type Closer = { close(): Promise<void> };
 const open: Closer[] = [];
@@ -29,14 +29,9 @@ const bigJson = () =>
     2,
   );
 
-type Structured = {
-  ratio: number;
-  recovery_handle: string | null;
-  reason?: string;
-  tokens_in: number;
-  tokens_out: number;
-  kind: string;
-};
+/** Compress's note: kind, ratio, tokens in -> out, lossy or not, and the handle. */
+const NOTE =
+  /\[caveman: (\w+); ratio (0\.\d+); (\d+) -> (\d+) tokens; (?:lossy|lossless); retrieve (ccr_[0-9a-f]{32})\]$/;
 
 describe("compression tools (real process)", () => {
   it("compresses, and a second server process sharing the database retrieves the original byte-exact", async () => {
@@ -47,20 +42,21 @@ describe("compression tools (real process)", () => {
       name: "caveman_compress",
       arguments: { input, hint: "json" },
     })) as CallToolResult;
-    const s = r.structuredContent as Structured;
-    expect(s.ratio).toBeGreaterThan(0);
-    expect(s.recovery_handle).toMatch(/^ccr_[0-9a-f]{32}$/);
+    expect(r.structuredContent).toBeUndefined();
+    const [, kind, ratio, , , handle] = NOTE.exec(allText(r)) ?? [];
+    expect(kind).toBe("json");
+    expect(Number(ratio)).toBeGreaterThan(0);
     expect(text(r).length).toBeLessThan(input.length);
     await a.close();
     const b = await client(box);
     const back = await b.callTool({
       name: "caveman_retrieve",
-      arguments: { recovery_handle: s.recovery_handle },
+      arguments: { recovery_handle: handle },
     });
     expect(text(back)).toBe(input);
     const spelled = await b.callTool({
       name: "caveman_retrieve",
-      arguments: { recovery_handle: `<<ccr:${s.recovery_handle!.slice(4)}>>` },
+      arguments: { recovery_handle: `<<ccr:${handle!.slice(4)}>>` },
     });
     expect(text(spelled)).toContain("already returned");
   });
@@ -73,11 +69,9 @@ describe("compression tools (real process)", () => {
     })) as CallToolResult;
     expect(r.isError).toBeFalsy();
     expect(text(r)).toBe("hello world");
-    expect(r.structuredContent).toMatchObject({
-      ratio: 0,
-      recovery_handle: null,
-      reason: expect.any(String),
-    });
+    expect(allText(r)).toMatch(
+      /^hello world\n\[caveman: not compressed \(below_floor\); text; ratio 0; \d+ tokens; no recovery handle\]$/,
+    );
   });
 
   it("rejects unknown keys and wrong types with the key and the accepted ones", async () => {
@@ -105,7 +99,7 @@ describe("compression tools (real process)", () => {
     const input = bigJson();
     const c = await client(box);
     const r = await c.callTool({ name: "caveman_compress", arguments: { input } });
-    const handle = (r.structuredContent as Structured).recovery_handle!;
+    const handle = handleIn(r)!;
     const first = await c.callTool({
       name: "caveman_retrieve",
       arguments: { recovery_handle: handle, query: "user3" },
@@ -142,27 +136,28 @@ describe("compression tools (real process)", () => {
     const c = await client(sandbox());
     const input = bigJson();
     const r = await c.callTool({ name: "caveman_compress", arguments: { input } });
-    const handle = (r.structuredContent as Structured).recovery_handle!;
+    const handle = handleIn(r)!;
     const back = await c.callTool({ name: "caveman_retrieve", arguments: { recovery_handle: handle } });
     const again = await c.callTool({ name: "caveman_compress", arguments: { input: text(back) } });
     expect(text(again)).toBe(input);
-    expect(again.structuredContent).toMatchObject({
-      ratio: 0,
-      recovery_handle: null,
-      reason: "retrieved_output",
-    });
+    expect(allText(again)).toContain("[caveman: not compressed (retrieved_output); ");
+    expect(handleIn(again)).toBeNull();
   });
 
   it("reports session stats net of retrieved tokens, inferred and session-scoped", async () => {
     const c = await client(sandbox());
     const input = bigJson();
     const r = await c.callTool({ name: "caveman_compress", arguments: { input } });
-    const s = r.structuredContent as Structured;
-    await c.callTool({ name: "caveman_retrieve", arguments: { recovery_handle: s.recovery_handle } });
+    const [, , , tokensIn, tokensOut, handle] = NOTE.exec(allText(r)) ?? [];
+    await c.callTool({ name: "caveman_retrieve", arguments: { recovery_handle: handle } });
     const st = await c.callTool({ name: "caveman_stats", arguments: {} });
-    const stats = st.structuredContent as Record<string, number | string>;
+    // A data tool: its structured content is the payload and its text is the same JSON.
+    const stats = JSON.parse(text(st)) as Record<string, number | string>;
+    expect(st.structuredContent).toEqual(stats);
     expect(stats).toMatchObject({ basis: "inferred", scope: "session", calls: 1, retrieves: 1 });
-    expect(stats.saved_tokens_net).toBe(s.tokens_in - s.tokens_out - (stats.retrieved_tokens as number));
+    expect(stats.saved_tokens_net).toBe(
+      Number(tokensIn) - Number(tokensOut) - (stats.retrieved_tokens as number),
+    );
     expect(JSON.stringify(st)).not.toMatch(/verified/);
   });
 
@@ -176,8 +171,12 @@ describe("compression tools (real process)", () => {
     });
     const enc = await c.callTool({ name: "caveman_toon_encode", arguments: { input: json } });
     expect(enc.isError).toBeFalsy();
+    expect(allText(enc)).toMatch(
+      /^users\[2\]\{id,name\}:\n {2}1,a\n {2}2,b\n\[caveman: TOON; \d+ -> \d+ bytes; \d+ -> \d+ tokens\]$/,
+    );
     const dec = await c.callTool({ name: "caveman_toon_decode", arguments: { input: text(enc) } });
     expect(JSON.parse(text(dec))).toEqual(JSON.parse(json));
+    expect(allText(dec)).toMatch(/\n\[caveman: JSON; \d+ -> \d+ bytes; \d+ -> \d+ tokens\]$/);
     const bad = await c.callTool({ name: "caveman_toon_encode", arguments: { input: "{not json" } });
     expect(bad.isError).toBeFalsy();
     expect(text(bad)).toBe("{not json");
@@ -196,7 +195,7 @@ describe("compression tools (real process)", () => {
     box.env.CAVEMAN_CCR_DB = join(box.base, "not-a-dir", "ccr.db");
     const c = await client(box);
     const st = await c.callTool({ name: "caveman_stats", arguments: {} });
-    expect(st.structuredContent).toMatchObject({
+    expect(JSON.parse(text(st))).toMatchObject({
       store: { backend: "memory", fallback: expect.any(String) },
     });
   });

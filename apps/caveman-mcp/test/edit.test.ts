@@ -16,7 +16,11 @@ async function client(box: Sandbox) {
 }
 
 const FILE = `${Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join("\n")}\n`;
-type EditOut = { path: string; hash: string; total_lines: number; written: boolean; chips: string[] };
+/** The chip ids an edit result names (`chip://<id>`), in order. */
+const chipsIn = (result: unknown) => [...text(result).matchAll(/chip:\/\/[0-9a-f]{6}/g)].map((m) => m[0]);
+/** The summary line every edit result opens with. */
+const SUMMARY =
+  /^(\w+) (\S+): \+(\d+) -(\d+), (\d+) lines, hash ([0-9a-f]{64}|none) \((written|preview, nothing written|unchanged)\)$/m;
 
 describe("edit tools (real process)", () => {
   it("reads numbered lines with hashes, and reports a line past the end as be_out_of_range naming the line and the length", async () => {
@@ -24,8 +28,10 @@ describe("edit tools (real process)", () => {
     writeFileSync(join(box.root, "a.txt"), FILE);
     const c = await client(box);
     const r = await c.callTool({ name: "be-read", arguments: { path: "a.txt:3-4" } });
-    expect(text(r)).toContain("3\tline 3\n4\tline 4");
-    expect(r.structuredContent).toMatchObject({ total_lines: 10, start_line: 3, end_line: 4 });
+    expect(r.structuredContent).toBeUndefined();
+    expect(text(r)).toMatch(
+      /^\S+a\.txt lines 3-4 of 10, hash [0-9a-f]{64}, range [0-9a-f]{64}\n3\tline 3\n4\tline 4$/,
+    );
     const bad = await c.callTool({ name: "be-read", arguments: { path: "a.txt", start_line: 90 } });
     expect(bad.isError).toBe(true);
     expect(text(bad)).toMatch(/^be_out_of_range: line 90 is past the end \(.*a\.txt has 10 lines\)/);
@@ -37,14 +43,20 @@ describe("edit tools (real process)", () => {
     writeFileSync(file, FILE);
     const c = await client(box);
     const del = await c.callTool({ name: "be-delete", arguments: { path: "a.txt:4-6" } });
-    const out = del.structuredContent as EditOut;
-    expect(out.chips).toHaveLength(1);
-    expect(text(del)).toContain(out.chips[0]!);
+    const chips = chipsIn(del);
+    expect(chips).toHaveLength(1);
+    expect(text(del)).toMatch(SUMMARY);
+    expect(text(del)).toContain("removed text kept as chip://");
+    expect(text(del)).toContain("\n-line 4\n-line 5\n-line 6\n");
     expect(readFileSync(file, "utf8")).not.toContain("line 5");
     const list = await c.callTool({ name: "be-insert-chip", arguments: {} });
-    expect(text(list)).toContain(out.chips[0]!);
-    const back = await c.callTool({ name: "be-insert-chip", arguments: { from: out.chips[0]! } });
+    expect(text(list)).toMatch(
+      new RegExp(`^${chips[0]} content be-delete \\d+B 3L .* from \\S+a\\.txt:4-6 \\| `),
+    );
+    const back = await c.callTool({ name: "be-insert-chip", arguments: { from: chips[0]! } });
     expect(back.isError).toBeFalsy();
+    expect(text(back)).toMatch(/^inserted chip:\/\/[0-9a-f]{6}\ninsert \S+a\.txt: \+3 -0, 10 lines/);
+    expect(text(back)).toContain("\n+line 4\n+line 5\n+line 6\n");
     expect(readFileSync(file, "utf8")).toBe(FILE);
   });
 
@@ -57,7 +69,8 @@ describe("edit tools (real process)", () => {
       name: "be-replace",
       arguments: { path: "a.txt", old: "line 7\n", content: "seven\n" },
     });
-    expect((rep.structuredContent as EditOut).chips).toHaveLength(1);
+    expect(chipsIn(rep)).toHaveLength(1);
+    expect(text(rep)).toContain("\n-line 7\n+seven\n");
     expect(readFileSync(file, "utf8")).toContain("seven");
     const amb = await c.callTool({
       name: "be-replace",
@@ -66,6 +79,7 @@ describe("edit tools (real process)", () => {
     expect(text(amb)).toMatch(/^be_ambiguous_match: /);
     const undo = await c.callTool({ name: "be-undo", arguments: { path: "a.txt" } });
     expect(undo.isError).toBeFalsy();
+    expect(text(undo)).toContain("\n-seven\n+line 7\n");
     expect(readFileSync(file, "utf8")).toBe(FILE);
   });
 
@@ -78,7 +92,8 @@ describe("edit tools (real process)", () => {
       name: "be-insert",
       arguments: { path: "a.txt", after_line: 0, content: "top\n", preview: true },
     });
-    expect((pre.structuredContent as EditOut).written).toBe(false);
+    expect(text(pre).match(SUMMARY)?.[7]).toBe("preview, nothing written");
+    expect(text(pre)).toContain("\n+top\n");
     expect(readFileSync(file, "utf8")).toBe(FILE);
     const ins = await c.callTool({
       name: "be-insert",
@@ -86,6 +101,13 @@ describe("edit tools (real process)", () => {
     });
     expect(readFileSync(file, "utf8").split("\n")[2]).toBe("after two");
     expect(ins.isError).toBeFalsy();
+    expect(text(ins).match(SUMMARY)?.slice(1, 6)).toEqual([
+      "insert",
+      join(box.root, "a.txt"),
+      "1",
+      "0",
+      "11",
+    ]);
     const stale = await c.callTool({
       name: "be-insert",
       arguments: { path: "a.txt", after_line: 0, content: "x\n", expected_hash: "0".repeat(64) },
@@ -117,7 +139,8 @@ describe("edit tools (real process)", () => {
     writeFileSync(join(box.root, "b.txt"), "b1\nb2\n");
     const c = await client(box);
     const w = await c.callTool({ name: "be-write", arguments: { path: "a.txt", content: "new\n" } });
-    expect((w.structuredContent as EditOut).chips).toHaveLength(1);
+    expect(chipsIn(w)).toHaveLength(1);
+    expect(text(w)).toContain("\n+new\n");
     const ins = await c.callTool({
       name: "be-insert-chip",
       arguments: { from: `file://${join(box.root, "b.txt")}`, to: `file://${join(box.root, "a.txt")}:1` },

@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { expect } from "vitest";
 
 export const CLI = resolve(fileURLToPath(new URL(".", import.meta.url)), "..", "dist", "cli.js");
 
@@ -51,14 +52,40 @@ export async function connect(
   return { client, transport };
 }
 
-export function text(result: unknown): string {
+/**
+ * The two ways a host may read a tool result: only the text blocks, or only `structuredContent`
+ * when there is one (Claude Code then gives the model its JSON and nothing else). The result
+ * contract says both carry the whole payload; for this server they are the same string.
+ */
+export function readings(result: unknown): { textOnly: string; structuredOnly: string } {
   const r = result as CallToolResult;
-  const first = r.content[0];
+  const textOnly = r.content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
+  const structuredOnly = r.structuredContent === undefined ? textOnly : JSON.stringify(r.structuredContent);
+  return { textOnly, structuredOnly };
+}
+
+/** Fails unless a text-only and a structured-only client read the same payload. */
+export function sameToBothReaders(result: unknown): string {
+  const { textOnly, structuredOnly } = readings(result);
+  expect(structuredOnly, "a structured-only client reads less than a text-only one").toBe(textOnly);
+  return textOnly;
+}
+
+/** The first text block (the byte-exact payload), after checking both readings carry it. */
+export function text(result: unknown): string {
+  sameToBothReaders(result);
+  const first = (result as CallToolResult).content[0];
   return first && first.type === "text" ? first.text : "";
 }
 
+/** Everything a client reads, after checking both readings are the same. */
 export function allText(result: unknown): string {
-  return (result as CallToolResult).content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
+  return sameToBothReaders(result);
+}
+
+/** The recovery handle a compress result names in its note, or null for a pass-through. */
+export function handleIn(result: unknown): string | null {
+  return /retrieve (ccr_[0-9a-f]{32})\]/.exec(allText(result))?.[1] ?? null;
 }
 
 /** A raw child: write bytes, read stdout lines as parsed JSON, wait for exit. */

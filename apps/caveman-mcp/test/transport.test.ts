@@ -123,7 +123,12 @@ describe("hardened stdio transport (raw bytes, real process)", () => {
     );
     raw.child.stdin!.end();
     const [reply] = (await raw.next(1, 40_000)) as Msg[];
-    expect(reply).toMatchObject({ id: 7, result: { structuredContent: { kind: expect.any(String) } } });
+    expect(reply).toMatchObject({
+      id: 7,
+      result: {
+        content: [{ type: "text" }, { type: "text", text: expect.stringMatching(/^\[caveman: json; /) }],
+      },
+    });
     expect(await raw.exit).toEqual({ code: 0, signal: null });
   });
 
@@ -185,7 +190,12 @@ describe("hardened stdio transport (raw bytes, real process)", () => {
     await new Promise((r) => setTimeout(r, 300));
     raw.child.kill("SIGTERM");
     const [reply] = (await raw.next(1, 40_000)) as Msg[];
-    expect(reply).toMatchObject({ id: 8, result: { structuredContent: { kind: expect.any(String) } } });
+    expect(reply).toMatchObject({
+      id: 8,
+      result: {
+        content: [{ type: "text" }, { type: "text", text: expect.stringMatching(/^\[caveman: json; /) }],
+      },
+    });
     expect(await raw.exit).toEqual({ code: 0, signal: null });
   });
 

@@ -2,6 +2,8 @@
 
 export type { FailureChipSink } from "./capture.js";
 export { FailureCapture } from "./capture.js";
+export type { DataOutcome, TextOutcome, ToolOutcome } from "./contract.js";
+export { errorResult, structuredReading, textReading } from "./contract.js";
 export type { McpServerErrorCode } from "./errors.js";
 export { McpServerError } from "./errors.js";
 export type { Logger } from "./logger.js";
@@ -11,12 +13,21 @@ export { startProxy } from "./proxy/relay.js";
 export type { TextTransform } from "./proxy/rewrite.js";
 export type { SpawnWrappedOptions, WrappedServer } from "./proxy/spawn.js";
 export { spawnWrapped } from "./proxy/spawn.js";
-export type { ToolAnnotations, ToolContext, ToolFamily, ToolOutcome, ToolSpec } from "./registry.js";
-export { defineTool, errorResult, ToolRegistry } from "./registry.js";
-export type { CloseReason, ServerHandle, StartServerOptions } from "./server.js";
+export type {
+  DataToolSpec,
+  TextToolSpec,
+  ToolAnnotations,
+  ToolContext,
+  ToolFamily,
+  ToolSpec,
+} from "./registry.js";
+export { defineTool, ToolRegistry } from "./registry.js";
+export type { ClientRoot, CloseReason, ServerHandle, StartServerOptions } from "./server.js";
 export { negotiateProtocolVersion, startServer } from "./server.js";
 export type { SessionStats } from "./session.js";
 export { DISTINCT_RETRIEVE_LIMIT, Session } from "./session.js";
+export type { CompressArgs, CompressionDeps, CompressReport } from "./tools/compression.js";
+export { compressInput, compressNote } from "./tools/compression.js";
 export type { CavemanToolsOptions, StoreInfo } from "./tools/index.js";
 export { createCavemanTools } from "./tools/index.js";
 export type { StdioTransportOptions, TransportHooks } from "./transport/stdio.js";

@@ -1,10 +1,20 @@
 // The tool registry. Contract: a tool is a name, a family, a short description, a strict zod
-// input schema, optional output schema and annotations, and a handler. `listTools` renders the
-// compact wire form (JSON Schema without `$schema`); `callTool` validates the raw arguments itself
-// (so an unknown key names itself and the accepted ones), runs the handler, and turns every
-// outcome — success, domain error, panic — into a CallToolResult. It never throws.
+// input schema, annotations, a handler, and — only for a data tool — an object output schema.
+// `listTools` renders the compact wire form (JSON Schema without `$schema`); `callTool` validates
+// the raw arguments itself (so an unknown key names itself and the accepted ones), runs the
+// handler, and turns every outcome — success, domain error, panic — into a CallToolResult through
+// the result contract (`contract.ts`), so no tool can send a payload that one kind of client
+// would not see. It never throws.
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { type core, type ZodObject, type ZodType, z } from "zod";
+import {
+  ContractViolation,
+  type DataOutcome,
+  errorResult,
+  type Shaped,
+  shapeResult,
+  type TextOutcome,
+} from "./contract.js";
 import type { Logger } from "./logger.js";
 import { toWireError } from "./wire/errorMap.js";
 
@@ -17,33 +27,50 @@ export interface ToolAnnotations {
   idempotentHint: boolean;
 }
 
-/** What a handler returns: always a text, plus structured content for tools with an output schema. */
-export interface ToolOutcome {
-  text: string;
-  structured?: Record<string, unknown>;
-  /** Extra short text blocks after the main text (which stays byte-exact when it is an original). */
-  notes?: string[];
-  /** Exempt this result from the result size cap (retrieve). */
-  uncapped?: boolean;
-}
-
 export interface ToolContext {
   signal: AbortSignal;
 }
 
-export interface ToolSpec<S extends ZodObject = ZodObject> {
+interface ToolSpecBase<S extends ZodObject> {
   name: string;
   family: ToolFamily;
   description: string;
   input: S;
-  output?: ZodType;
   annotations: ToolAnnotations;
-  run(args: z.output<S>, ctx: ToolContext): ToolOutcome | Promise<ToolOutcome>;
 }
 
-/** Type-checks a spec against its own schema while storing it in a homogeneous list. */
-export function defineTool<S extends ZodObject>(spec: ToolSpec<S>): ToolSpec {
-  return spec as unknown as ToolSpec;
+/** A text tool: its result is text blocks only, never `structuredContent`. The usual kind. */
+export interface TextToolSpec<S extends ZodObject = ZodObject> extends ToolSpecBase<S> {
+  output?: undefined;
+  run(args: z.output<S>, ctx: ToolContext): TextOutcome | Promise<TextOutcome>;
+}
+
+/** A data tool: its whole result is one object matching `output`, sent as structured content and as its JSON text. */
+export interface DataToolSpec<S extends ZodObject = ZodObject, O extends ZodObject = ZodObject>
+  extends ToolSpecBase<S> {
+  output: O;
+  run(args: z.output<S>, ctx: ToolContext): DataOutcome<Payload<O>> | Promise<DataOutcome<Payload<O>>>;
+}
+
+/** The schema lists the fields a caller chains on; the payload may carry more. */
+type Payload<O extends ZodObject> = z.output<O> & Record<string, unknown>;
+
+export type ToolSpec = TextToolSpec | DataToolSpec;
+
+/** Type-checks a spec against its own schemas while storing it in a homogeneous list. */
+export function defineTool<S extends ZodObject>(spec: TextToolSpec<S>): ToolSpec;
+export function defineTool<S extends ZodObject, O extends ZodObject>(spec: DataToolSpec<S, O>): ToolSpec;
+export function defineTool(spec: TextToolSpec | DataToolSpec): ToolSpec {
+  return checkSpec(spec as ToolSpec);
+}
+
+/** Refuses a spec the result contract cannot serve (also for specs built without `defineTool`). */
+function checkSpec(spec: ToolSpec): ToolSpec {
+  if (spec.output !== undefined && !(spec.output instanceof z.ZodObject))
+    throw new TypeError(
+      `${spec.name}: an output schema must be an object schema (structured content is an object)`,
+    );
+  return spec;
 }
 
 export interface RegistryOptions {
@@ -59,7 +86,10 @@ export class ToolRegistry {
   #listCache: Tool[] | undefined;
 
   constructor(options: RegistryOptions) {
-    for (const t of options.tools) this.#tools.set(t.name, t);
+    for (const t of options.tools) {
+      if (this.#tools.has(t.name)) throw new TypeError(`two tools are named ${t.name}`);
+      this.#tools.set(t.name, checkSpec(t));
+    }
     this.#logger = options.logger;
     this.#maxResultBytes = options.maxResultBytes;
   }
@@ -85,11 +115,11 @@ export class ToolRegistry {
         `${name}: ${describeIssues(parsed.error.issues, tool.input)}`,
       );
     }
-    let outcome: ToolOutcome;
+    let shaped: Shaped;
     try {
-      outcome = await tool.run(parsed.data, ctx);
+      shaped = shapeResult(name, tool.output, await tool.run(parsed.data, ctx));
     } catch (err) {
-      const wire = toWireError(err);
+      const wire = err instanceof ContractViolation ? undefined : toWireError(err);
       if (wire) return errorResult(wire.code, wire.message);
       const detail = err instanceof Error ? err.message : String(err);
       this.#logger.error(`tool ${name} panicked: ${err instanceof Error && err.stack ? err.stack : detail}`);
@@ -98,23 +128,14 @@ export class ToolRegistry {
         `${name} failed unexpectedly (${detail}); the server is still running`,
       );
     }
-    const bytes = Buffer.byteLength(outcome.text, "utf8");
-    if (!outcome.uncapped && bytes > this.#maxResultBytes) {
+    if (!shaped.uncapped && shaped.bytes > this.#maxResultBytes) {
       return errorResult(
         "cave_result_too_large",
-        `${name} produced ${bytes} bytes, over the ${this.#maxResultBytes}-byte result cap; ask for less (a range, a query)`,
+        `${name} produced ${shaped.bytes} bytes, over the ${this.#maxResultBytes}-byte result cap; ask for less (a range, a query)`,
       );
     }
-    const result: CallToolResult = { content: [{ type: "text", text: outcome.text }] };
-    for (const note of outcome.notes ?? []) result.content.push({ type: "text", text: note });
-    if (outcome.structured) result.structuredContent = outcome.structured;
-    return result;
+    return shaped.result;
   }
-}
-
-/** A tool failure as the wire carries it: the code starts the text. */
-export function errorResult(code: string, message: string): CallToolResult {
-  return { content: [{ type: "text", text: `${code}: ${message}` }], isError: true };
 }
 
 function renderTool(spec: ToolSpec): Tool {

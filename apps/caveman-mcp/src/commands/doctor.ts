@@ -5,6 +5,7 @@ import { accessSync, constants, statSync } from "node:fs";
 import type { Command } from "../args.js";
 import type { Config } from "../config.js";
 import { openStores } from "../stores.js";
+import { checkTeam } from "../team.js";
 import { VERSION } from "../version.js";
 import { type Check, hookChecks } from "./hookCheck.js";
 import type { SelfCommand } from "./hostFiles.js";
@@ -46,10 +47,13 @@ export async function runDoctor(
       }
     } else chipDetail += " cannot be created; chips would be memory-only";
     checks.push({ ok: chipOk, what: "chip dir", detail: chipDetail });
+    if (stores.team) checks.push({ what: "team store", ...(await checkTeam(stores.team)) });
   } finally {
     stores.close();
   }
-  for (const root of config.roots) {
+  if (config.implicitRootRefusal)
+    checks.push({ ok: false, what: "root", detail: config.implicitRootRefusal });
+  for (const root of config.implicitRootRefusal ? [] : config.roots) {
     try {
       accessSync(root, constants.R_OK | constants.W_OK);
       checks.push({ ok: true, what: "root", detail: `${root} readable and writable` });
@@ -73,6 +77,15 @@ export async function runDoctor(
     chip_ttl_seconds: config.chipTtlMs === undefined ? null : config.chipTtlMs / 1000,
     max_inbound_bytes: config.maxInboundBytes,
     max_result_bytes: config.maxResultBytes,
+    // Never the password: the URL is shown masked.
+    team: config.team
+      ? {
+          url: config.team.url.masked,
+          namespace: config.team.url.namespace,
+          password: config.team.url.password === undefined ? null : "***",
+          tls_ca: config.team.tlsCaFile ?? null,
+        }
+      : null,
     sources: config.sources,
   };
   const allOk = checks.every((c) => c.ok);

@@ -1,10 +1,12 @@
-// `compress` and `retrieve` for people and scripts. Contract: they run the very tools the server
-// registers (same registry, same store), so a handle printed here retrieves in the server and the
-// other way round. compress prints the text on stdout and handle/ratio on stderr (or one JSON
-// object with --json); retrieve prints the original byte-exact. Exit 0 on success, 1 on a tool error.
+// `compress` and `retrieve` for people and scripts. Contract: they run the very code the server's
+// tools run (the same compress step, the same retrieve tool, the same store), so a handle printed
+// here retrieves in the server and the other way round. compress prints the text on stdout and
+// handle/ratio on stderr (or one JSON object with --json: text and figures); retrieve prints the
+// original byte-exact, its notes on stderr (--json: text and note). Exit 0 on success, 1 on a
+// tool error.
 import { isUtf8 } from "node:buffer";
 import { readFileSync } from "node:fs";
-import { createCavemanTools, Session, ToolRegistry } from "@caveman/mcp-server";
+import { compressInput, createCavemanTools, Session, ToolRegistry } from "@caveman/mcp-server";
 import type { Command } from "../args.js";
 import type { Config } from "../config.js";
 import { ConfigError } from "../errors.js";
@@ -39,56 +41,59 @@ export async function runToolCommand(
   const logger = stderrLogger(io.stderr);
   const stores = openStores(config, logger);
   try {
+    const session = new Session();
+    if (command.name === "compress") {
+      const report = await compressInput(
+        { ccr: stores.originals, session, store: stores.store },
+        {
+          input: readInput(command.file),
+          ...(command.hint ? { hint: command.hint } : {}),
+          ...(command.query ? { query: command.query } : {}),
+        },
+      );
+      const { output, ...figures } = report;
+      if (command.json) {
+        await writeOut(io, `${JSON.stringify({ text: output, ...figures })}\n`);
+        return 0;
+      }
+      await writeOut(io, output);
+      io.stderr.write(
+        report.recovery_handle
+          ? `caveman-mcp: handle ${report.recovery_handle} ratio ${report.ratio}\n`
+          : `caveman-mcp: passed through unchanged (${report.reason ?? "not smaller"})\n`,
+      );
+      if (report.recovery_handle && stores.store.backend === "memory")
+        io.stderr.write("caveman-mcp: warning: the store is in memory; this handle dies with this process\n");
+      return 0;
+    }
     const tools = createCavemanTools({
       families: ["compress"],
-      session: new Session(),
-      ccr: stores.ccr,
+      session,
+      ccr: stores.originals,
       store: stores.store,
     });
     const registry = new ToolRegistry({ tools, logger, maxResultBytes: config.maxResultBytes });
-    const controller = new AbortController();
-    const result =
-      command.name === "compress"
-        ? await registry.callTool(
-            "caveman_compress",
-            {
-              input: readInput(command.file),
-              ...(command.hint ? { hint: command.hint } : {}),
-              ...(command.query ? { query: command.query } : {}),
-            },
-            { signal: controller.signal },
-          )
-        : await registry.callTool(
-            "caveman_retrieve",
-            { recovery_handle: command.handle, ...(command.query ? { query: command.query } : {}) },
-            { signal: controller.signal },
-          );
+    const result = await registry.callTool(
+      "caveman_retrieve",
+      { recovery_handle: command.handle, ...(command.query ? { query: command.query } : {}) },
+      { signal: new AbortController().signal },
+    );
     const blocks = result.content.filter((b): b is { type: "text"; text: string } => b.type === "text");
     const text = blocks[0]?.text ?? "";
     if (result.isError) {
       io.stderr.write(`caveman-mcp: ${text}\n`);
       return 1;
     }
+    const notes = blocks.slice(1).map((b) => b.text);
     if (command.json) {
-      await writeOut(io, `${JSON.stringify({ text, ...(result.structuredContent ?? {}) })}\n`);
+      await writeOut(
+        io,
+        `${JSON.stringify({ text, ...(notes.length ? { note: notes.join("\n") } : {}) })}\n`,
+      );
       return 0;
     }
     await writeOut(io, text);
-    for (const note of blocks.slice(1)) io.stderr.write(`${note.text}\n`);
-    if (command.name === "compress" && result.structuredContent) {
-      const s = result.structuredContent as {
-        recovery_handle: string | null;
-        ratio: number;
-        reason?: string;
-      };
-      io.stderr.write(
-        s.recovery_handle
-          ? `caveman-mcp: handle ${s.recovery_handle} ratio ${s.ratio}\n`
-          : `caveman-mcp: passed through unchanged (${s.reason ?? "not smaller"})\n`,
-      );
-      if (s.recovery_handle && stores.store.backend === "memory")
-        io.stderr.write("caveman-mcp: warning: the store is in memory; this handle dies with this process\n");
-    }
+    for (const note of notes) io.stderr.write(`${note}\n`);
     return 0;
   } finally {
     stores.close();

@@ -12,7 +12,9 @@ function listTokens(families: Array<"compress" | "edit">): { tokens: number; nam
 }
 
 describe("tools/list prefix budget (o200k tokens)", () => {
-  it("keeps the compression family at or under 700 tokens", () => {
+  // Measured 426 and 1,228 once only data tools kept an output schema (609 and 1,728 before); the
+  // budgets leave room for a tool or two, not for output schemas on text tools.
+  it("keeps the compression family at or under 450 tokens", () => {
     const { tokens, names } = listTokens(["compress"]);
     expect(names).toEqual([
       "caveman_compress",
@@ -22,13 +24,13 @@ describe("tools/list prefix budget (o200k tokens)", () => {
       "caveman_toon_decode",
     ]);
     console.log(`tools/list compress family: ${tokens} tokens`);
-    expect(tokens).toBeLessThanOrEqual(700);
+    expect(tokens).toBeLessThanOrEqual(450);
   });
 
-  it("keeps all twelve tools at or under 2000 tokens", () => {
+  it("keeps all tools at or under 1600 tokens", () => {
     const { tokens, names } = listTokens(["compress", "edit"]);
-    expect(names).toHaveLength(12);
-    console.log(`tools/list all tools: ${tokens} tokens`);
-    expect(tokens).toBeLessThanOrEqual(2000);
+    expect(names.length).toBeGreaterThanOrEqual(12);
+    console.log(`tools/list all tools: ${tokens} tokens; edit family: ${listTokens(["edit"]).tokens} tokens`);
+    expect(tokens).toBeLessThanOrEqual(1600);
   });
 });

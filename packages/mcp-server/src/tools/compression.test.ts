@@ -26,8 +26,10 @@ describe("compression tools in process", () => {
   it("stores the original before returning lossy output, under the handle it reports", async () => {
     const { ccr, reg } = registry();
     const r = await reg.callTool("caveman_compress", { input: logs }, { signal });
-    const handle = (r.structuredContent as { recovery_handle: string }).recovery_handle;
-    expect(handle).toMatch(/^ccr_/);
+    expect(r.structuredContent).toBeUndefined();
+    const note = r.content[1]?.type === "text" ? r.content[1].text : "";
+    const handle = /retrieve (ccr_[0-9a-f]{32})\]$/.exec(note)?.[1] ?? "missing";
+    expect(note).toMatch(/^\[caveman: log; ratio 0\.\d+; \d+ -> \d+ tokens; lossy; retrieve ccr_/);
     expect(Buffer.from(ccr.get(handle)!.original).toString("utf8")).toBe(logs);
   });
 
@@ -36,10 +38,11 @@ describe("compression tools in process", () => {
     const r = await reg.callTool("caveman_compress", { input: logs }, { signal });
     expect(r.isError).toBeFalsy();
     expect(r.content[0]).toEqual({ type: "text", text: logs });
-    expect(r.structuredContent).toMatchObject({
-      ratio: 0,
-      recovery_handle: null,
-      reason: expect.stringMatching(/^store_refused:cave_/),
+    expect(r.content[1]).toEqual({
+      type: "text",
+      text: expect.stringMatching(
+        /^\[caveman: not compressed \(store_refused:cave_\w+\); log; ratio 0; \d+ tokens; no recovery handle\]$/,
+      ),
     });
   });
 
@@ -53,6 +56,7 @@ describe("compression tools in process", () => {
     const { ccr, reg: reg2 } = registry(undefined, 64);
     const { handle } = ccr.put(logs);
     const back = await reg2.callTool("caveman_retrieve", { recovery_handle: handle }, { signal });
-    expect(back.content[0]).toEqual({ type: "text", text: logs });
+    // The original goes over the wire once: one text block, no structured copy.
+    expect(back).toEqual({ content: [{ type: "text", text: logs }] });
   });
 });

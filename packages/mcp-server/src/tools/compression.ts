@@ -1,12 +1,15 @@
 // caveman_compress and caveman_stats. Contract: compress is fail-open — anything the engine passes
 // through, anything the store refuses, and any re-compression of a retrieve's own output comes back
-// byte-identical with `ratio: 0`, `recovery_handle: null` and a `reason`, never as an error. Lossy
-// output is returned only after the original is in the CCR store under the handle it cites.
-import type { CcrStore } from "@caveman/ccr-store";
+// byte-identical, with a note giving `ratio 0`, no recovery handle and the reason, never as an
+// error. Lossy output is returned only after the original is in the CCR store under the handle it
+// cites. Compress is a text tool (the output, then one note with kind, ratio, tokens and handle);
+// stats is a data tool (its figures are the payload).
+import type { AnyCcrStore } from "@caveman/ccr-store";
 import { computeHandle } from "@caveman/ccr-store";
 import { compress, countTokens } from "@caveman/engine";
 import { z } from "zod";
-import { defineTool, type ToolOutcome, type ToolSpec } from "../registry.js";
+import type { TextOutcome } from "../contract.js";
+import { defineTool, type ToolSpec } from "../registry.js";
 import type { Session } from "../session.js";
 import { toWireError } from "../wire/errorMap.js";
 
@@ -19,32 +22,94 @@ export interface StoreInfo {
 }
 
 export interface CompressionDeps {
-  ccr: CcrStore;
+  /** A local store, or the tiered store (local first, then the team store). */
+  ccr: AnyCcrStore;
   session: Session;
   store: StoreInfo;
 }
 
-const CompressOut = z.object({
-  ratio: z.number(),
-  tokens_in: z.number(),
-  tokens_out: z.number(),
-  kind: z.string(),
-  recovery_handle: z.string().nullable(),
-  reason: z.string().optional(),
-});
+/** What one compress call did; the tool renders it as text, the CLI prints it its own way. */
+export interface CompressReport {
+  /** The compressed text, or the input unchanged when it passed through. */
+  output: string;
+  kind: string;
+  ratio: number;
+  tokens_in: number;
+  tokens_out: number;
+  lossless: boolean;
+  /** Where the original is kept; null when nothing was compressed. */
+  recovery_handle: string | null;
+  /** Why the input passed through unchanged (set iff `recovery_handle` is null). */
+  reason?: string;
+}
 
-function passThrough(
-  input: string,
-  kind: string,
-  tokens: number,
-  reason: string,
-  session: Session,
-): ToolOutcome {
+export interface CompressArgs {
+  input: string;
+  hint?: string | undefined;
+  query?: string | undefined;
+}
+
+function passThrough(input: string, kind: string, tokens: number, reason: string, session: Session) {
   session.recordCompress(kind, tokens, tokens, reason);
   return {
-    text: input,
-    structured: { ratio: 0, tokens_in: tokens, tokens_out: tokens, kind, recovery_handle: null, reason },
+    output: input,
+    kind,
+    ratio: 0,
+    tokens_in: tokens,
+    tokens_out: tokens,
+    lossless: true,
+    recovery_handle: null,
+    reason,
+  } satisfies CompressReport;
+}
+
+/** Compress once, fail-open, storing the original first; records the call in the session. */
+export async function compressInput(
+  deps: CompressionDeps,
+  { input, hint, query }: CompressArgs,
+): Promise<CompressReport> {
+  const handle = computeHandle(input);
+  if (deps.session.isRetrievedOutput(handle)) {
+    return passThrough(input, "text", countTokens(input), "retrieved_output", deps.session);
+  }
+  let result: ReturnType<typeof compress>;
+  try {
+    result = compress(input, { hint, query, handle });
+  } catch {
+    // The engine promises never to throw; if it does, the input still goes back untouched.
+    return passThrough(input, "text", countTokens(input), "internal_error", deps.session);
+  }
+  if (result.reason !== undefined || result.output === input) {
+    return passThrough(input, result.kind, result.tokensIn, result.reason ?? "not_smaller", deps.session);
+  }
+  try {
+    await deps.ccr.put(input, {
+      kind: result.kind,
+      producer: hint,
+      tokensIn: result.tokensIn,
+      tokensOut: result.tokensOut,
+    });
+  } catch (err) {
+    const code = toWireError(err)?.code ?? "cave_store_failed";
+    return passThrough(input, result.kind, result.tokensIn, `store_refused:${code}`, deps.session);
+  }
+  deps.session.recordCompress(result.kind, result.tokensIn, result.tokensOut);
+  return {
+    output: result.output,
+    kind: result.kind,
+    ratio: result.ratio,
+    tokens_in: result.tokensIn,
+    tokens_out: result.tokensOut,
+    lossless: result.lossless,
+    recovery_handle: handle,
   };
+}
+
+/** The one-line note after the output: every figure of the report, in marker form. */
+export function compressNote(r: CompressReport): string {
+  return r.recovery_handle === null
+    ? `[caveman: not compressed (${r.reason}); ${r.kind}; ratio 0; ${r.tokens_in} tokens; no recovery handle]`
+    : `[caveman: ${r.kind}; ratio ${r.ratio}; ${r.tokens_in} -> ${r.tokens_out} tokens; ${r.lossless ? "lossless" : "lossy"}; retrieve ${r.recovery_handle}]`;
 }
 
 export function compressTool(deps: CompressionDeps): ToolSpec {
@@ -58,44 +123,10 @@ export function compressTool(deps: CompressionDeps): ToolSpec {
       hint: z.string().max(200).optional().describe("content type or producing command"),
       query: z.string().max(2000).optional().describe("what you look for; matches are kept"),
     }),
-    output: CompressOut,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
-    run: ({ input, hint, query }) => {
-      const handle = computeHandle(input);
-      if (deps.session.isRetrievedOutput(handle)) {
-        return passThrough(input, "text", countTokens(input), "retrieved_output", deps.session);
-      }
-      let result: ReturnType<typeof compress>;
-      try {
-        result = compress(input, { hint, query, handle });
-      } catch {
-        // The engine promises never to throw; if it does, the input still goes back untouched.
-        return passThrough(input, "text", countTokens(input), "internal_error", deps.session);
-      }
-      if (result.reason !== undefined || result.output === input) {
-        return passThrough(input, result.kind, result.tokensIn, result.reason ?? "not_smaller", deps.session);
-      }
-      try {
-        deps.ccr.put(input, {
-          kind: result.kind,
-          producer: hint,
-          tokensIn: result.tokensIn,
-          tokensOut: result.tokensOut,
-        });
-      } catch (err) {
-        const code = toWireError(err)?.code ?? "cave_store_failed";
-        return passThrough(input, result.kind, result.tokensIn, `store_refused:${code}`, deps.session);
-      }
-      deps.session.recordCompress(result.kind, result.tokensIn, result.tokensOut);
-      const structured = {
-        ratio: result.ratio,
-        tokens_in: result.tokensIn,
-        tokens_out: result.tokensOut,
-        kind: result.kind,
-        recovery_handle: handle,
-      };
-      const summary = `[caveman: ${result.kind}; ratio ${result.ratio}; ${result.tokensIn} -> ${result.tokensOut} tokens; ${result.lossless ? "lossless" : "lossy"}; retrieve ${handle}]`;
-      return { text: result.output, notes: [summary], structured };
+    run: async (args): Promise<TextOutcome> => {
+      const report = await compressInput(deps, args);
+      return { text: report.output, notes: [compressNote(report)] };
     },
   });
 }
@@ -112,20 +143,21 @@ export function statsTool(deps: CompressionDeps): ToolSpec {
       saved_tokens_net: z.number(),
     }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
-    run: () => {
+    run: async () => {
       const stats = deps.session.stats();
       const store: Record<string, unknown> = { backend: deps.store.backend };
       if (deps.store.path) store.path = deps.store.path;
       if (deps.store.fallback) store.fallback = deps.store.fallback;
       try {
-        const s = deps.ccr.stats();
+        const s = await deps.ccr.stats();
         store.entries = s.entries;
         store.bytes = s.bytes;
+        // The tiered store adds its team link (URL with the password masked).
+        if ("team" in s && s.team) store.team = s.team;
       } catch (err) {
         store.error = toWireError(err)?.code ?? "cave_store_failed";
       }
-      const structured = { ...stats, store };
-      return { text: JSON.stringify(structured), structured };
+      return { data: { ...stats, store } };
     },
   });
 }

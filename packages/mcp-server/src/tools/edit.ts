@@ -1,11 +1,12 @@
 // The be-* file tools over @caveman/edit-ops. Contract: arguments are validated strictly here and
 // handed to the editor unchanged (it re-checks them against the file); every path is confined to
 // the roots by the editor; write, replace and delete keep what they removed as content chips.
+// All are text tools: be-read's header line and numbered lines, or `renderEdit`'s summary and diff.
 import type { ChipStore } from "@caveman/chip-store";
 import type { Editor, ReadInput } from "@caveman/edit-ops";
 import { z } from "zod";
 import { defineTool, type ToolSpec } from "../registry.js";
-import { EditOut, keepRemoved, renderEdit } from "./editResult.js";
+import { keepRemoved, renderEdit } from "./editResult.js";
 
 export interface EditDeps {
   editor: Editor;
@@ -46,7 +47,6 @@ export function editTools(deps: EditDeps): ToolSpec[] {
           .describe("function/tag by name or line; marker by text"),
         context: line.optional().describe("extra lines around target"),
       }),
-      output: z.object({ path: z.string(), total_lines: z.number(), hash: z.string() }),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
       run: async (args) => {
         // The flat target schema is cheaper on the wire than a union; the editor checks the combination.
@@ -54,19 +54,7 @@ export function editTools(deps: EditDeps): ToolSpec[] {
         const head = `${r.path} lines ${r.start_line}-${r.end_line} of ${r.total_lines}, hash ${r.hash}, range ${r.range_hash}`;
         const tail =
           r.truncated && r.next ? `\n[capped: next range ${r.next.start_line}-${r.next.end_line}]` : "";
-        return {
-          text: `${head}\n${r.numbered}${tail}`,
-          structured: {
-            path: r.path,
-            total_lines: r.total_lines,
-            start_line: r.start_line,
-            end_line: r.end_line,
-            hash: r.hash,
-            range_hash: r.range_hash,
-            truncated: r.truncated,
-            next: r.next,
-          },
-        };
+        return { text: `${head}\n${r.numbered}${tail}` };
       },
     }),
     defineTool({
@@ -79,7 +67,6 @@ export function editTools(deps: EditDeps): ToolSpec[] {
         create_dirs: z.boolean().optional(),
         ...guard,
       }),
-      output: EditOut,
       annotations: MUTATES,
       run: (args) => kept("be-write", editor.write(args)),
     }),
@@ -88,7 +75,6 @@ export function editTools(deps: EditDeps): ToolSpec[] {
       family: "edit",
       description: "Insert content after line N (0 = top).",
       input: z.strictObject({ path: z.string(), after_line: line.optional(), content: z.string(), ...guard }),
-      output: EditOut,
       annotations: { ...MUTATES, destructiveHint: false },
       run: (args) => kept("be-insert", editor.insert(args)),
     }),
@@ -104,7 +90,6 @@ export function editTools(deps: EditDeps): ToolSpec[] {
         content: z.string().optional(),
         ...guard,
       }),
-      output: EditOut,
       annotations: MUTATES,
       run: (args) => kept("be-replace", editor.replace(args)),
     }),
@@ -120,7 +105,6 @@ export function editTools(deps: EditDeps): ToolSpec[] {
         old: z.string().optional().describe("text the range must hold"),
         ...guard,
       }),
-      output: EditOut,
       annotations: MUTATES,
       run: (args) => kept("be-delete", editor.delete(args)),
     }),
@@ -129,7 +113,6 @@ export function editTools(deps: EditDeps): ToolSpec[] {
       family: "edit",
       description: "Undo a file's last edit if the file is unchanged since.",
       input: z.strictObject({ path: z.string(), ...guard }),
-      output: EditOut,
       annotations: MUTATES,
       run: (args) => kept("be-undo", editor.undo(args)),
     }),

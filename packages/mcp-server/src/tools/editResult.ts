@@ -1,21 +1,12 @@
 // Rendering of edit results, and keeping removed text as chips. Contract: text removed or
 // overwritten by a written edit is saved as a content chip with its origin before the result is
 // rendered, and every chip id appears in the result as `chip://<id>`; a chip that cannot be saved
-// is reported as a warning, never silently lost. The text opens with one summary line.
+// is reported as a warning, never silently lost. Edit tools are text tools (no output schema):
+// one summary line (path, lines added/removed, total lines, hash, written or not), the chip ids,
+// the warnings, then the unified diff — everything in the text every client reads.
 import type { ChipStore } from "@caveman/chip-store";
 import type { EditResult } from "@caveman/edit-ops";
-import { z } from "zod";
-import type { ToolOutcome } from "../registry.js";
-
-/**
- * Output schema shared by the mutating be-* tools: the fields a caller chains on. The structured
- * result also carries `total_lines`, `written` and `warnings` (the schema does not forbid extras).
- */
-export const EditOut = z.object({
-  path: z.string(),
-  hash: z.string().nullable(),
-  chips: z.array(z.string()),
-});
+import type { TextOutcome } from "../contract.js";
 
 export function keepRemoved(
   chips: ChipStore,
@@ -45,7 +36,7 @@ export function renderEdit(
   chipIds: string[],
   extraWarnings: string[],
   lead?: string,
-): ToolOutcome {
+): TextOutcome {
   const warnings = [...result.warnings, ...extraWarnings];
   const state = result.preview ? "preview, nothing written" : result.written ? "written" : "unchanged";
   const lines: string[] = [];
@@ -57,15 +48,5 @@ export function renderEdit(
     lines.push(`removed text kept as ${chipIds.map((id) => `chip://${id}`).join(", ")}`);
   for (const w of warnings) lines.push(`warning: ${w}`);
   if (result.diff) lines.push(result.diff);
-  return {
-    text: lines.join("\n"),
-    structured: {
-      path: result.path,
-      hash: result.hash,
-      total_lines: result.total_lines,
-      written: result.written,
-      chips: chipIds.map((id) => `chip://${id}`),
-      warnings,
-    },
-  };
+  return { text: lines.join("\n") };
 }

@@ -6,9 +6,10 @@
 import { type ChipMeta, type ChipStore, parseChipRef } from "@caveman/chip-store";
 import type { Editor } from "@caveman/edit-ops";
 import { z } from "zod";
+import type { TextOutcome } from "../contract.js";
 import { McpServerError } from "../errors.js";
-import { defineTool, type ToolOutcome, type ToolSpec } from "../registry.js";
-import { EditOut, keepRemoved, renderEdit } from "./editResult.js";
+import { defineTool, type ToolSpec } from "../registry.js";
+import { keepRemoved, renderEdit } from "./editResult.js";
 
 export interface InsertChipDeps {
   editor: Editor;
@@ -21,10 +22,9 @@ function describe(m: ChipMeta): string {
   return `chip://${m.id} ${m.kind} ${m.tool} ${m.bytes}B ${m.lines}L ${m.created_at}${where}${err} | ${m.preview}`;
 }
 
-function listChips(chips: ChipStore): ToolOutcome {
+function listChips(chips: ChipStore): TextOutcome {
   const list = chips.list();
-  const text = list.length === 0 ? "no chips" : list.map(describe).join("\n");
-  return { text, structured: { chips: list } };
+  return { text: list.length === 0 ? "no chips" : list.map(describe).join("\n") };
 }
 
 async function sourceText(
@@ -70,7 +70,6 @@ export function insertChipTool(deps: InsertChipDeps): ToolSpec {
       preview: z.boolean().optional(),
       expected_hash: z.string().max(64).optional(),
     }),
-    output: EditOut.partial().extend({ chips: z.array(z.unknown()) }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
     run: async ({ from, to, preview, expected_hash }) => {
       if (from === undefined) {

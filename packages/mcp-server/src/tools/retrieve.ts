@@ -1,22 +1,30 @@
 // caveman_retrieve. Contract: fail-closed — a handle that is not one, or is not in the store, is
 // `cave_unknown_handle`, never a made-up payload; what comes back is the stored original verified
 // against its handle (byte-exact when no query narrows it), or a narrowed view of whole units with
-// gap markers. The session ledger answers repeats with a pointer and, after the distinct-query
-// limit, returns the full original once and says so. Exempt from the result size cap.
-import type { CcrStore } from "@caveman/ccr-store";
+// gap markers. With a team store behind the local one, a handle that lived there and ran out is
+// `cave_handle_expired`, and one that only the team store could answer while it is away is
+// `cave_store_unavailable` (both from the store's own errors). The session ledger answers repeats
+// with a pointer and, after the distinct-query limit, returns the full original once and says so.
+// Exempt from the result size cap. A text tool: the original or view is the first block,
+// byte-exact, and any note follows in its own block, so an original goes over the wire once.
+import type { AnyCcrStore } from "@caveman/ccr-store";
 import { computeHandle, originalText, parseHandle } from "@caveman/ccr-store";
 import { countTokens, narrow } from "@caveman/engine";
 import { z } from "zod";
+import type { TextOutcome } from "../contract.js";
 import { McpServerError } from "../errors.js";
-import { defineTool, type ToolOutcome, type ToolSpec } from "../registry.js";
+import { defineTool, type ToolSpec } from "../registry.js";
 import { DISTINCT_RETRIEVE_LIMIT, type Session } from "../session.js";
 
 export interface RetrieveDeps {
-  ccr: CcrStore;
+  ccr: AnyCcrStore;
   session: Session;
 }
 
-function load(ccr: CcrStore, raw: string): { handle: string; text: string; kind: string | null } {
+async function load(
+  ccr: AnyCcrStore,
+  raw: string,
+): Promise<{ handle: string; text: string; kind: string | null }> {
   const handle = parseHandle(raw);
   if (!handle) {
     throw new McpServerError(
@@ -24,7 +32,7 @@ function load(ccr: CcrStore, raw: string): { handle: string; text: string; kind:
       `"${raw.slice(0, 80)}" is not a recovery handle (expected ccr_<32 hex>)`,
     );
   }
-  const record = ccr.get(handle);
+  const record = await ccr.get(handle);
   if (!record) {
     throw new McpServerError(
       "cave_unknown_handle",
@@ -57,16 +65,15 @@ export function retrieveTool(deps: RetrieveDeps): ToolSpec {
       recovery_handle: z.string().max(200),
       query: z.string().max(2000).optional(),
     }),
-    output: z.object({ recovery_handle: z.string(), full: z.boolean(), note: z.string().optional() }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
-    run: ({ recovery_handle, query }): ToolOutcome => {
-      const { handle, text, kind } = load(deps.ccr, recovery_handle);
+    run: async ({ recovery_handle, query }): Promise<TextOutcome> => {
+      const { handle, text, kind } = await load(deps.ccr, recovery_handle);
       const q = (query ?? "").trim();
       const plan = deps.session.planRetrieve(handle, q);
       if (plan.kind === "repeat" || plan.kind === "already_full") {
         const what = plan.kind === "repeat" ? "this exact retrieve" : "the full original";
         const note = `[caveman: ${what} of ${handle} was already returned in this session (retrieve #${plan.callNo}); see that result above]`;
-        return { text: note, structured: { recovery_handle: handle, full: false, note }, uncapped: true };
+        return { text: note, uncapped: true };
       }
       let output = text;
       let full = true;
@@ -79,10 +86,8 @@ export function retrieveTool(deps: RetrieveDeps): ToolSpec {
         full = view.full;
         if (view.note) note = `[caveman: ${view.note}]`;
       }
-      const n = deps.session.recordRetrieve(handle, q, full, countTokens(output), computeHandle(output));
-      const structured: Record<string, unknown> = { recovery_handle: handle, full, retrieve_no: n };
-      if (note) structured.note = note;
-      return { text: output, notes: note ? [note] : [], structured, uncapped: true };
+      deps.session.recordRetrieve(handle, q, full, countTokens(output), computeHandle(output));
+      return { text: output, notes: note ? [note] : [], uncapped: true };
     },
   });
 }
