@@ -1,4 +1,4 @@
-// Configuration of the binary: argv beats env beats default (DESIGN.md section 5). Contract: this
+// Configuration of the binary: argv beats env beats default (docs/ARCHITECTURE.md, "Configuration"). Contract: this
 // is the only module of the project that reads `process.env` or calls `process.cwd()`; it returns
 // a complete, validated Config or throws ConfigError naming the flag or variable at fault, so the
 // binary never half-starts on a bad setting.
