@@ -9,6 +9,15 @@ export type Command =
   | { name: "stats"; json: boolean }
   | { name: "chips"; action: "list" | "show" | "clear"; id?: string; json: boolean }
   | { name: "doctor"; json: boolean }
+  | { name: "hook"; host: "claude-code" | "gemini" }
+  | { name: "proxy"; command: string; args: string[] }
+  | {
+      name: "install" | "uninstall";
+      host: string;
+      scope: "user" | "project";
+      dryRun: boolean;
+      command?: string;
+    }
   | { name: "config"; host?: string }
   | { name: "help" }
   | { name: "version" };
@@ -40,8 +49,10 @@ const VALUE_FLAGS = new Set([
   "--ccr-namespace",
   "--query",
   "--hint",
+  "--scope",
+  "--command",
 ]);
-const BOOL_FLAGS = new Set(["--ephemeral", "--json", "--help", "-h", "--version", "-V"]);
+const BOOL_FLAGS = new Set(["--ephemeral", "--json", "--help", "-h", "--version", "-V", "--dry-run"]);
 
 export function parseArgs(argv: string[]): { command: Command; flags: Flags } {
   const flags: Flags = { roots: [], ephemeral: false };
@@ -52,6 +63,11 @@ export function parseArgs(argv: string[]): { command: Command; flags: Flags } {
     const arg = argv[i]!;
     if (arg === "-" || !arg.startsWith("-")) {
       positional.push(arg);
+      // Everything after the wrapped server's command is that server's, flags included.
+      if (positional[0] === "proxy" && positional.length === 2) {
+        positional.push(...argv.slice(i + 1));
+        break;
+      }
       continue;
     }
     if (arg === "--") {
@@ -127,6 +143,38 @@ export function parseArgs(argv: string[]): { command: Command; flags: Flags } {
         return { command: { name: "chips", action, id: rest[1], json }, flags };
       }
       throw new ConfigError(`chips: unknown action "${action}" (list, show ID, clear)`);
+    }
+    case "hook": {
+      extra(1);
+      const host = rest[0];
+      if (host !== "claude-code" && host !== "gemini")
+        throw new ConfigError(`hook: name the host (caveman-mcp hook claude-code | gemini)`);
+      return { command: { name: "hook", host }, flags };
+    }
+    case "proxy": {
+      const [cmd, ...cmdArgs] = rest;
+      if (!cmd)
+        throw new ConfigError("proxy: name the server to wrap (caveman-mcp proxy -- <command> [args...])");
+      return { command: { name: "proxy", command: cmd, args: cmdArgs }, flags };
+    }
+    case "install":
+    case "uninstall": {
+      extra(1);
+      if (!rest[0]) throw new ConfigError(`${name}: name the host (claude-code, gemini, codex, cursor)`);
+      const scope = values.get("--scope") ?? "user";
+      if (scope !== "user" && scope !== "project")
+        throw new ConfigError(`--scope: "${scope}" is not user or project`);
+      const command = values.get("--command");
+      return {
+        command: {
+          name,
+          host: rest[0],
+          scope,
+          dryRun: bools.has("--dry-run"),
+          ...(command ? { command } : {}),
+        },
+        flags,
+      };
     }
     default:
       throw new ConfigError(`unknown command "${name}" (see caveman-mcp --help)`);

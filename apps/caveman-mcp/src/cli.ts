@@ -4,8 +4,12 @@
 // to stdout while serving.
 import { runChips, runStats } from "./commands/admin.js";
 import { runDoctor } from "./commands/doctor.js";
+import { runHookCommand } from "./commands/hook.js";
 import { runHostConfig } from "./commands/hostConfig.js";
+import type { SelfCommand } from "./commands/hostFiles.js";
+import { runInstall } from "./commands/install.js";
 import type { Io } from "./commands/io.js";
+import { runProxy } from "./commands/proxy.js";
 import { runToolCommand } from "./commands/tools.js";
 import { type Config, loadConfig } from "./config.js";
 import { ConfigError } from "./errors.js";
@@ -22,7 +26,8 @@ async function main(argv: string[]): Promise<number> {
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`caveman-mcp: ${err.message}\n`);
-      return 2;
+      // A hook fails open: exit 2 would make the host show stderr to the model as a tool error.
+      return argv.find((a) => !a.startsWith("-")) === "hook" ? 0 : 2;
     }
     throw err;
   }
@@ -52,10 +57,22 @@ async function run(
     case "chips":
       return runChips(command, config, io);
     case "doctor":
-      return runDoctor(command, config, io);
+      return runDoctor(command, config, io, self());
+    case "hook":
+      return runHookCommand(command, config, io, process.stdin);
+    case "proxy":
+      return runProxy(command, config);
+    case "install":
+    case "uninstall":
+      return runInstall(command, config, io, self());
     case "config":
       return runHostConfig(command, config, io);
   }
+}
+
+/** How hosts should start this very binary: this node and this script, by absolute path. */
+function self(): SelfCommand {
+  return { command: process.execPath, args: process.argv[1] ? [process.argv[1]] : [] };
 }
 
 main(process.argv.slice(2)).then(

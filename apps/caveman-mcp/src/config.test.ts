@@ -1,4 +1,4 @@
-import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -124,5 +124,12 @@ describe("loadConfig", () => {
     expect(refusal("/", ["--root", "/"])).toBeUndefined();
     expect(refusal(home, [], { CAVEMAN_ROOTS: project })).toBeUndefined();
     expect(refusal("/", ["--tools", "compress"])).toBeUndefined();
+  });
+
+  it("refuses the home directory also when HOME names it through a symlink", () => {
+    const link = join(realpathSync(mkdtempSync(join(tmpdir(), "caveman-link-"))), "home");
+    symlinkSync(home, link);
+    const config = loadConfig({ ...base, homedir: link, cwd: home, argv: [], env: {} }).config;
+    expect(config.implicitRootRefusal).toMatch(/your home directory.*--root DIR/);
   });
 });

@@ -1,12 +1,13 @@
-// Configuration of the binary: argv beats env beats default (DESIGN.md section 5). Contract: this
+// Configuration of the binary: argv beats env beats default (docs/ARCHITECTURE.md, "Configuration"). Contract: this
 // is the only module of the project that reads `process.env` or calls `process.cwd()`; it returns
 // a complete, validated Config or throws ConfigError naming the flag or variable at fault, so the
 // binary never half-starts on a bad setting.
-import { statSync } from "node:fs";
+import { readFileSync, realpathSync, statSync } from "node:fs";
 import { homedir as osHomedir, tmpdir as osTmpdir } from "node:os";
 import { delimiter, isAbsolute, parse, resolve } from "node:path";
 import { isCcrStoreError, parseTeamUrl, resolveStoreLocation, type TeamUrl } from "@caveman/ccr-store";
 import { defaultChipDir } from "@caveman/chip-store";
+import { DEFAULT_HOOK_SETTINGS, type HookSettings, isHookError, parseHookSettings } from "@caveman/hooks";
 import type { ToolFamily } from "@caveman/mcp-server";
 import { type Command, parseArgs } from "./args.js";
 import { ConfigError } from "./errors.js";
@@ -32,8 +33,37 @@ export interface Config {
    * `doctor` fails, both with this text.
    */
   implicitRootRefusal: string | undefined;
+  /** The user's home directory (client roots are never allowed to widen the edit tools to it). */
+  home: string;
   /** Where each setting came from, for `doctor`. */
   sources: Record<string, "flag" | "env" | "default">;
+  /** Hooks, proxy and install: settings file, host directories, the environment a wrapped server inherits. */
+  hooks: HooksConfig;
+}
+
+export interface HooksConfig {
+  settings: HookSettings;
+  /** The hook settings file (`CAVEMAN_HOOK_CONFIG`, else `<caveman home>/hooks.json`) and whether it exists. */
+  file: string;
+  fileFound: boolean;
+  /**
+   * What is wrong with the hook settings (file or env), if anything. Then `settings.enabled` is
+   * false: hooks and the proxy pass everything, `doctor` fails, and nothing else is held up by it.
+   */
+  settingsError: string | undefined;
+  /** `~/.caveman` or `CAVEMAN_HOME`: backups of edited host settings live under it. */
+  cavemanHome: string;
+  /** Claude Code's user directory (`CLAUDE_CONFIG_DIR`, else `~/.claude`) and its user MCP file. */
+  claudeDir: string;
+  claudeJson: string;
+  /** Gemini CLI's user directory (`~/.gemini`). */
+  geminiDir: string;
+  /** Directories a host may persist large tool outputs in. */
+  persistRoots: string[];
+  home: string;
+  cwd: string;
+  /** The environment a wrapped MCP server inherits (the proxy passes ours on unchanged). */
+  env: Readonly<Record<string, string | undefined>>;
 }
 
 export interface ConfigInput {
@@ -76,11 +106,12 @@ export function loadConfig(input: ConfigInput): { command: Command; config: Conf
   const familiesRaw = pick("families", flags.tools, "CAVEMAN_TOOLS") ?? "compress,edit";
   const families = parseFamilies(familiesRaw, sources.families === "flag" ? "--tools" : "CAVEMAN_TOOLS");
 
+  // Compared after symlinks: HOME may name the directory the working directory reaches another way.
+  const realCwd = realOrSame(resolve(cwd));
+  const cwdIsHome = realCwd === realOrSame(resolve(home));
   const implicitRootRefusal =
-    families.includes("edit") &&
-    sources.roots === "default" &&
-    (parse(cwd).root === cwd || resolve(cwd) === resolve(home))
-      ? `refusing to use ${cwd} (the working directory${resolve(cwd) === resolve(home) ? ", your home directory" : ", the file system root"}) as the edit root; name the project with --root DIR (or CAVEMAN_ROOTS), or serve only the compression tools with --tools compress`
+    families.includes("edit") && sources.roots === "default" && (parse(realCwd).root === realCwd || cwdIsHome)
+      ? `refusing to use ${cwd} (the working directory${cwdIsHome ? ", your home directory" : ", the file system root"}) as the edit root; name the project with --root DIR (or CAVEMAN_ROOTS), or serve only the compression tools with --tools compress`
       : undefined;
 
   let store: Config["store"];
@@ -156,8 +187,86 @@ export function loadConfig(input: ConfigInput): { command: Command; config: Conf
       sqliteBinding,
       team,
       implicitRootRefusal,
+      home,
       sources,
+      hooks: hooksConfig(env, home, cwd),
     },
+  };
+}
+
+function realOrSame(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * Hook settings: the settings file (JSON, keys in packages/hooks' README), then the environment —
+ * `CAVEMAN_HOOK=off` is the per-session off switch (start the host with it), `CAVEMAN_HOOK_FLOOR`
+ * overrides the token floor. A missing file is the defaults; a bad file or value turns the hooks
+ * off and is reported (`settingsError`) rather than stopping the server over a hook setting.
+ */
+function hooksConfig(
+  env: Readonly<Record<string, string | undefined>>,
+  home: string,
+  cwd: string,
+): HooksConfig {
+  const set = (k: string) => {
+    const v = env[k];
+    return v !== undefined && v.trim() !== "" ? v.trim() : undefined;
+  };
+  const cavemanHome = resolve(cwd, expandHome(set("CAVEMAN_HOME") ?? "~/.caveman", home));
+  const file = resolve(cwd, expandHome(set("CAVEMAN_HOOK_CONFIG") ?? `${cavemanHome}/hooks.json`, home));
+  let settings: HookSettings = { ...DEFAULT_HOOK_SETTINGS };
+  let fileFound = false;
+  let settingsError: string | undefined;
+  try {
+    const text = readFileSync(file, "utf8");
+    fileFound = true;
+    settings = parseHookSettings(JSON.parse(text));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT")
+      settingsError = `hook settings ${file}: ${
+        isHookError(err)
+          ? err.message.replace(/^hook_settings_invalid: /, "")
+          : code
+            ? `cannot read (${code})`
+            : `not JSON (${(err as Error).message})`
+      }`;
+  }
+  const off = set("CAVEMAN_HOOK");
+  if (off !== undefined) {
+    if (/^(off|0|false|no)$/i.test(off)) settings.enabled = false;
+    else if (/^(on|1|true|yes)$/i.test(off)) settings.enabled = true;
+    else settingsError ??= `CAVEMAN_HOOK: "${off}" is not on or off`;
+  }
+  const floor = set("CAVEMAN_HOOK_FLOOR");
+  if (floor !== undefined) {
+    try {
+      settings.floorTokens = positiveInt(floor, 0, "CAVEMAN_HOOK_FLOOR", 10_000_000);
+    } catch (err) {
+      settingsError ??= (err as Error).message;
+    }
+  }
+  if (settingsError) settings.enabled = false;
+  const claudeDir = resolve(cwd, expandHome(set("CLAUDE_CONFIG_DIR") ?? "~/.claude", home));
+  return {
+    settings,
+    file,
+    fileFound,
+    settingsError,
+    cavemanHome,
+    claudeDir,
+    // Claude Code keeps user-scope MCP servers in ~/.claude.json, or inside CLAUDE_CONFIG_DIR when set.
+    claudeJson: set("CLAUDE_CONFIG_DIR") ? resolve(claudeDir, ".claude.json") : resolve(home, ".claude.json"),
+    geminiDir: resolve(home, ".gemini"),
+    persistRoots: [claudeDir, osTmpdir()],
+    home,
+    cwd,
+    env,
   };
 }
 
@@ -238,11 +347,12 @@ function parseFamilies(raw: string, source: string): ToolFamily[] {
     .filter(Boolean);
   const out: ToolFamily[] = [];
   for (const p of parts) {
-    if (p !== "compress" && p !== "edit")
-      throw new ConfigError(`${source}: unknown tool family "${p}" (use compress, edit)`);
+    if (p !== "compress" && p !== "edit" && p !== "retrieve")
+      throw new ConfigError(`${source}: unknown tool family "${p}" (use compress, retrieve, edit)`);
     if (!out.includes(p)) out.push(p);
   }
-  if (out.length === 0) throw new ConfigError(`${source}: name at least one tool family (compress, edit)`);
+  if (out.length === 0)
+    throw new ConfigError(`${source}: name at least one tool family (compress, retrieve, edit)`);
   return out;
 }
 

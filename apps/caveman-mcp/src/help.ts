@@ -10,7 +10,15 @@ Usage:
                                         print the original behind a handle (or a narrowed view)
   caveman-mcp stats [--json]            CCR store and chip figures
   caveman-mcp chips list|show ID|clear [--json]
-  caveman-mcp doctor [--json]           check store, chip dir, roots; print the effective config
+  caveman-mcp doctor [--json]           check store, chip dir, roots, hooks; print the effective config
+  caveman-mcp hook claude-code|gemini   a host hook: compress a large tool output on its way to the
+                                        model (reads the hook JSON on stdin; fails open)
+  caveman-mcp proxy -- COMMAND [ARGS]   wrap a stdio MCP server: large text results compressed,
+                                        caveman_retrieve added
+  caveman-mcp install HOST [--scope user|project] [--dry-run] [--command CMD]
+  caveman-mcp uninstall HOST [--scope user|project] [--dry-run]
+                                        register (or remove) the hook and the MCP server for
+                                        claude-code or gemini; other hosts get the proxy line
   caveman-mcp config [HOST] [--root DIR]
                                         print the MCP config snippet for HOST (claude-code,
                                         claude-desktop, cursor, vscode, windsurf, zed, codex,
@@ -19,7 +27,9 @@ Usage:
 
 Options (flag, then environment variable; flags win):
   --root DIR               CAVEMAN_ROOTS (path list)      edit roots (default: working directory)
-  --tools compress,edit    CAVEMAN_TOOLS                  tool families (default: both)
+  --tools compress,edit    CAVEMAN_TOOLS                  tool families: compress, retrieve
+                                                          (caveman_retrieve alone), edit
+                                                          (default: compress,edit)
   --db PATH                CAVEMAN_CCR_DB / CAVEMAN_HOME  CCR database (default ~/.caveman/ccr.db)
   --ephemeral              CAVEMAN_MCP_EPHEMERAL=1        keep originals in memory only
   --chip-dir DIR           CAVEMAN_CHIP_DIR               chip directory (default: user cache dir)
@@ -34,8 +44,14 @@ Options (flag, then environment variable; flags win):
 
 Environment only:
   CAVEMAN_SQLITE_BINDING   absolute path of a prebuilt better_sqlite3.node (set by the npx launcher)
+  CAVEMAN_HOOK_CONFIG      hook settings file (default: $CAVEMAN_HOME/hooks.json, ~/.caveman/hooks.json)
+  CAVEMAN_HOOK=off         turn the hooks off for a session (start the host with it)
+  CAVEMAN_HOOK_FLOOR       token floor below which outputs pass (default 500)
+  CLAUDE_CONFIG_DIR        Claude Code's user directory (default ~/.claude)
   CAVEMAN_CCR_PASSWORD     team store password (instead of putting it in the URL)
   CAVEMAN_CCR_TLS_CA       absolute path of a PEM file with the CA of a rediss:// server's certificate
+
+Raw output for one call: put "# caveman:raw" (or CAVEMAN_RAW=1) in the shell command.
 
 Exit codes: 0 success, 1 failure (unknown handle, failed check), 2 bad usage or configuration.
 `;

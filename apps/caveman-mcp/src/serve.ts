@@ -67,7 +67,9 @@ export async function serve(config: Config): Promise<number> {
     maxInboundBytes: config.maxInboundBytes,
     maxResultBytes: config.maxResultBytes,
     // The client's roots replace only the implicit default (the working directory).
-    ...(edit && config.sources.roots === "default" ? { onClientRoots: applyClientRoots(edit, logger) } : {}),
+    ...(edit && config.sources.roots === "default"
+      ? { onClientRoots: applyClientRoots(edit, config.home, logger) }
+      : {}),
   });
   if (stopRequested) void handle.close("requested");
   const where = describeStore(stores.store);

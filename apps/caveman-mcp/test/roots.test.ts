@@ -10,7 +10,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { CLI, type Sandbox, sandbox } from "./helpers.js";
+import { CLI, type Sandbox, sandbox, spawnRaw } from "./helpers.js";
 
 const open: Client[] = [];
 afterEach(async () => {
@@ -84,6 +84,35 @@ describe("MCP roots from the client (real process)", () => {
     const client = await clientWithRoots(box, box.env, () => [other]);
     await new Promise((res) => setTimeout(res, 300));
     expect(await readWhenReady(client, "x.txt")).toContain("explicit root");
+  });
+});
+
+describe("MCP roots from a client that pipelines its handshake (raw bytes)", () => {
+  it("asks for roots when notifications/initialized is written right behind initialize", async () => {
+    const box = sandbox();
+    const raw = spawnRaw({ ...box, env: withoutRoots(box) });
+    try {
+      const init = {
+        jsonrpc: "2.0",
+        id: 0,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: { roots: {} },
+          clientInfo: { name: "raw", version: "1" },
+        },
+      };
+      // One write: both lines reach the server in the same chunk, as a client that does not wait
+      // for the initialize answer sends them.
+      raw.write(
+        `${JSON.stringify(init)}\n${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`,
+      );
+      const [answer, question] = (await raw.next(2, 5000)) as Array<{ id?: unknown; method?: string }>;
+      expect(answer?.id).toBe(0);
+      expect(question?.method).toBe("roots/list");
+    } finally {
+      raw.child.kill("SIGKILL");
+    }
   });
 });
 

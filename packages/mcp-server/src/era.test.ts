@@ -39,3 +39,16 @@ describe("judgeRequest: one request, judged by its own envelope", () => {
     expect(judgeRequest("ping", envelope("2026-07-28"), discover)).toMatchObject({ code: -32601 });
   });
 });
+
+describe("judgeRequest: what the client sent is never echoed unbounded", () => {
+  it("cuts a huge requested version and a huge method name in -32022 and -32601 answers", () => {
+    const huge = "9".repeat(1 << 20);
+    const version = judgeRequest("tools/list", envelope(huge), discover);
+    expect(version).toMatchObject({ code: UNSUPPORTED_PROTOCOL_VERSION });
+    expect(JSON.stringify(version).length).toBeLessThan(1000);
+    expect(version).toMatchObject({ data: { requested: expect.stringMatching(/^9{20,}…$/) } });
+    const method = judgeRequest(`x/${huge}`, envelope("2026-07-28"), discover);
+    expect(method).toMatchObject({ code: -32601 });
+    expect(JSON.stringify(method).length).toBeLessThan(1000);
+  });
+});

@@ -45,6 +45,12 @@ type Verdict =
   | { kind: "answer"; result: Record<string, unknown> }
   | { kind: "error"; code: number; message: string; data?: Record<string, unknown> };
 
+/** Longest piece of a client's request echoed back in an error (a version or method can be megabytes). */
+const ECHO_MAX = 80;
+function echo(text: string): string {
+  return text.length > ECHO_MAX ? `${text.slice(0, ECHO_MAX)}…` : text;
+}
+
 function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
@@ -76,7 +82,7 @@ export function judgeRequest(
   }
   const version = meta[META_PROTOCOL_VERSION];
   if (typeof version !== "string" || !MODERN_PROTOCOL_VERSIONS.includes(version)) {
-    const requested = typeof version === "string" ? version : "unknown";
+    const requested = typeof version === "string" ? echo(version) : "unknown";
     return {
       kind: "error",
       code: UNSUPPORTED_PROTOCOL_VERSION,
@@ -95,7 +101,7 @@ export function judgeRequest(
     return {
       kind: "error",
       code: METHOD_NOT_FOUND,
-      message: `Method not found: ${method} is not part of protocol revision ${version}`,
+      message: `Method not found: ${echo(method)} is not part of protocol revision ${version}`,
     };
   }
   if (method === "server/discover") return { kind: "answer", result: discover() };

@@ -8,6 +8,11 @@ export type { McpServerErrorCode } from "./errors.js";
 export { McpServerError } from "./errors.js";
 export type { Logger } from "./logger.js";
 export { silentLogger } from "./logger.js";
+export type { ProxyCloseReason, ProxyHandle, ProxyOptions } from "./proxy/relay.js";
+export { startProxy } from "./proxy/relay.js";
+export type { TextTransform } from "./proxy/rewrite.js";
+export type { SpawnWrappedOptions, WrappedServer } from "./proxy/spawn.js";
+export { spawnWrapped } from "./proxy/spawn.js";
 export type {
   DataToolSpec,
   TextToolSpec,

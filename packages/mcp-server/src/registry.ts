@@ -18,7 +18,8 @@ import {
 import type { Logger } from "./logger.js";
 import { toWireError } from "./wire/errorMap.js";
 
-export type ToolFamily = "compress" | "edit";
+/** `retrieve` is `caveman_retrieve` alone: hook and proxy setups compress outside the model's calls. */
+export type ToolFamily = "compress" | "edit" | "retrieve";
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;

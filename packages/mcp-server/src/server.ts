@@ -106,8 +106,12 @@ function watchClientRoots(
         logger.warn(`roots/list failed: ${err instanceof Error ? err.message : String(err)}`),
       );
   };
-  server.setNotificationHandler(InitializedSchema, ask);
-  server.setNotificationHandler(RootsChangedSchema, ask);
+  // The SDK runs a notification's handler a few microtasks before a request's, so an
+  // `initialized` written right behind `initialize` (same chunk) would be seen before the
+  // initialize handler kept the client's capabilities: ask once the pending handlers have run.
+  const askSoon = (): void => void setImmediate(ask);
+  server.setNotificationHandler(InitializedSchema, askSoon);
+  server.setNotificationHandler(RootsChangedSchema, askSoon);
 }
 
 export async function startServer(options: StartServerOptions): Promise<ServerHandle> {

@@ -1,7 +1,7 @@
 // Per-session state of the compression family. Contract: figures are for this connection only
 // (`scope: "session"`) and inferred from token counts (`basis: "inferred"`); saved tokens are net of
-// what retrieve gave back. The retrieve ledger implements the anti-storm rules of DESIGN.md
-// section 3 and never withholds anything this session has not already been shown.
+// what retrieve gave back. The retrieve ledger implements the anti-storm rules of docs/ARCHITECTURE.md
+// ("Tool contract") and never withholds anything this session has not already been shown.
 
 /** Distinct narrowed retrieves of one handle before the next one returns the full original. */
 export const DISTINCT_RETRIEVE_LIMIT = 5;

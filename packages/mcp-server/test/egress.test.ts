@@ -1,7 +1,9 @@
 // Zero egress: parses every source file under packages/*/src and apps/*/src (tests excepted) with
 // the TypeScript parser and fails on any import, re-export, require or dynamic import of a network
 // or process-spawning module, and on any call of `fetch`. The npm launcher is exempt (it lives in
-// npm/, which this scan does not cover) because spawning the platform binary is its job.
+// npm/, which this scan does not cover) because spawning the platform binary is its job. Two source
+// files are named: the Redis backend of the CCR store (ALLOWED) and the MCP proxy's spawn of the
+// server it wraps (LIMITED: exactly its `node:child_process` import, nothing else).
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,6 +16,10 @@ const REDIS_CLIENTS = new Set(["ioredis", "iovalkey", "redis", "@redis/client"])
 /** The only source allowed to open connections: the Redis backend of the CCR store. */
 const ALLOWED = [join("packages", "ccr-store", "src", "redis", "connection.ts")];
 const SOURCE = /\.(?:[cm]?ts|[cm]?js|tsx)$/;
+/** Files allowed exactly these violations, and nothing else banned. */
+const LIMITED: Record<string, readonly string[]> = {
+  [join("packages", "mcp-server", "src", "proxy", "spawn.ts")]: ["import of node:child_process"],
+};
 
 function banned(spec: string): boolean {
   return BANNED.has(spec.replace(/^node:/, "").split("/")[0]!) || REDIS_CLIENTS.has(spec);
@@ -91,10 +97,20 @@ describe("zero egress", () => {
     const files = all.filter((f) => !ALLOWED.includes(relative(WORKSPACE, f)));
     expect(files.length).toBeGreaterThan(20);
     expect(files.some((f) => f.includes(join("apps", "caveman-mcp", "src")))).toBe(true);
-    const report = files.flatMap((f) =>
-      violations(f, readFileSync(f, "utf8")).map((v) => `${relative(WORKSPACE, f)}:${v}`),
-    );
+    const report = files.flatMap((f) => {
+      const allowed = LIMITED[relative(WORKSPACE, f)] ?? [];
+      return violations(f, readFileSync(f, "utf8"))
+        .filter((v) => !allowed.includes(v.replace(/^\d+: /, "")))
+        .map((v) => `${relative(WORKSPACE, f)}:${v}`);
+    });
     expect(report).toEqual([]);
+    // The exception is real (the file exists and spawns), so a rename cannot leave it stale.
+    for (const [file, what] of Object.entries(LIMITED)) {
+      const found = violations(file, readFileSync(join(WORKSPACE, file), "utf8")).map((v) =>
+        v.replace(/^\d+: /, ""),
+      );
+      expect(found).toEqual(what);
+    }
   });
 
   it("catches every banned form (the scanner is not vacuous)", () => {

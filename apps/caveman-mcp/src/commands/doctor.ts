@@ -7,13 +7,9 @@ import type { Config } from "../config.js";
 import { describeStore, openStores } from "../stores.js";
 import { checkTeam } from "../team.js";
 import { VERSION } from "../version.js";
+import { type Check, hookChecks } from "./hookCheck.js";
+import type { SelfCommand } from "./hostFiles.js";
 import { type Io, writeOut } from "./io.js";
-
-interface Check {
-  ok: boolean;
-  what: string;
-  detail: string;
-}
 
 function mode(path: string): string {
   return (statSync(path).mode & 0o777).toString(8).padStart(4, "0");
@@ -23,6 +19,7 @@ export async function runDoctor(
   command: Extract<Command, { name: "doctor" }>,
   config: Config,
   io: Io,
+  self: SelfCommand,
 ): Promise<number> {
   const checks: Check[] = [];
   const quiet = { info() {}, warn() {}, error() {} };
@@ -73,6 +70,7 @@ export async function runDoctor(
       });
     }
   }
+  checks.push(...hookChecks(config, self));
   const effective = {
     version: VERSION,
     roots: config.roots,

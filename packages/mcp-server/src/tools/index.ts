@@ -1,4 +1,4 @@
-// The thirteen tools, by family. Contract: `createCavemanTools` returns only the tools of the
+// The thirteen tools, by family (`retrieve` is `caveman_retrieve` alone). Contract: `createCavemanTools` returns only the tools of the
 // requested families whose dependencies were given — a family is never half-registered and no
 // tool is ever a stub.
 import type { AnyCcrStore } from "@caveman/ccr-store";
@@ -26,14 +26,18 @@ export interface CavemanToolsOptions {
 
 export function createCavemanTools(options: CavemanToolsOptions): ToolSpec[] {
   const tools: ToolSpec[] = [];
-  if (options.families.includes("compress")) {
-    if (!options.ccr) throw new TypeError("the compress family needs `ccr`");
+  const compressing = options.families.includes("compress");
+  if (compressing || options.families.includes("retrieve")) {
+    if (!options.ccr) throw new TypeError("the compress and retrieve families need `ccr`");
     const deps = {
       ccr: options.ccr,
       session: options.session,
       store: options.store ?? { backend: "memory" as const },
     };
-    tools.push(compressTool(deps), retrieveTool(deps), statsTool(deps), toonEncodeTool(), toonDecodeTool());
+    // The retrieve family is a subset of the compress family, so naming both registers each tool once.
+    if (compressing)
+      tools.push(compressTool(deps), retrieveTool(deps), statsTool(deps), toonEncodeTool(), toonDecodeTool());
+    else tools.push(retrieveTool(deps));
   }
   if (options.families.includes("edit")) {
     if (!options.editor || !options.chips) throw new TypeError("the edit family needs `editor` and `chips`");

@@ -1,5 +1,5 @@
 // The hardened stdio transport: an SDK `Transport` over injected byte streams.
-// Contract (DESIGN.md section 4): every line a client sends gets exactly the answer JSON-RPC 2.0
+// Contract (docs/ARCHITECTURE.md, "Invariants"): every line a client sends gets exactly the answer JSON-RPC 2.0
 // prescribes — -32700 for a malformed line, -32600 for JSON that is not a message, one array for a
 // batch, nothing for a notification, `cave_payload_too_large` for a line over the cap — and the
 // reader always resynchronises at the next newline. Request ids are renamed to private integers

@@ -1,0 +1,132 @@
+// `caveman-mcp hook claude-code|gemini`: one host hook call. Contract: fail open, always — exit 0,
+// and stdout is either empty (the host keeps its original output) or one complete JSON object.
+// Nothing is started after the time budget (counted from process start) runs out, and stdin may not
+// pause for longer than `stdinTimeoutMs`: stdin that stalls, a store held by another process or a
+// slow output all end in an empty stdout. The store
+// is SQLite only (a memory store would hand the model a handle that dies with this process), opened
+// only when something is about to be stored, with a busy timeout inside the remaining budget.
+import { dirname } from "node:path";
+import type { Readable } from "node:stream";
+import type { CcrStore } from "@caveman/ccr-store";
+import { openSqliteStore } from "@caveman/ccr-store/sqlite";
+import { type HookContext, runHook } from "@caveman/hooks";
+import type { Command } from "../args.js";
+import type { Config } from "../config.js";
+import { ensureDir } from "../stores.js";
+import { type Io, writeOut } from "./io.js";
+
+/**
+ * stdin as text, or null when it stalls (no data for `idleMs`), does not end by `deadline`,
+ * exceeds `maxBytes` or fails. A host writes the event at once, so a pause is a stall, while a
+ * large event that keeps flowing may take its time.
+ */
+export function readStdin(
+  stdin: Readable,
+  opts: { deadline: number; idleMs: number; maxBytes: number },
+): Promise<string | null> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let idle: NodeJS.Timeout | undefined;
+    const finish = (value: string | null) => {
+      clearTimeout(total);
+      clearTimeout(idle);
+      stdin.off("data", onData);
+      stdin.pause();
+      resolve(value);
+    };
+    const arm = () => {
+      clearTimeout(idle);
+      idle = setTimeout(() => finish(null), opts.idleMs);
+    };
+    const onData = (c: Buffer) => {
+      size += c.length;
+      if (size > opts.maxBytes) finish(null);
+      else {
+        chunks.push(c);
+        arm();
+      }
+    };
+    const total = setTimeout(() => finish(null), Math.max(0, opts.deadline - Date.now()));
+    arm();
+    stdin.on("data", onData);
+    stdin.once("end", () => finish(Buffer.concat(chunks).toString("utf8")));
+    stdin.once("error", () => finish(null));
+  });
+}
+
+/** The hook's store: the configured SQLite file, never a memory fallback. */
+export function openHookStore(config: Config, deadline: number): CcrStore {
+  if (config.store.kind !== "sqlite")
+    throw new Error("the store is in memory (--ephemeral): a handle would die with the hook process");
+  ensureDir(dirname(config.store.path));
+  return openSqliteStore({
+    path: config.store.path,
+    busyTimeoutMs: Math.min(1000, Math.max(50, deadline - Date.now() - 100)),
+    ...(config.sqliteBinding ? { nativeBinding: config.sqliteBinding } : {}),
+  });
+}
+
+export async function runHookCommand(
+  command: Extract<Command, { name: "hook" }>,
+  config: Config,
+  io: Io,
+  stdin: Readable,
+): Promise<number> {
+  const settings = config.hooks.settings;
+  const started = Date.now() - Math.round(process.uptime() * 1000);
+  const deadline = started + settings.budgetMs;
+  let store: CcrStore | undefined;
+  let reason = "internal_error";
+  try {
+    // Read (within the same limits) even when the hooks are off: a host is not cut off mid-write.
+    const text = await readStdin(stdin, {
+      deadline,
+      idleMs: settings.stdinTimeoutMs,
+      // JSON escaping can double an output's size; anything larger would not be compressed anyway.
+      maxBytes: settings.maxInputBytes * 2 + 1024 * 1024,
+    });
+    if (config.hooks.settingsError) {
+      reason = `settings_invalid: ${config.hooks.settingsError}`;
+    } else if (!settings.enabled) {
+      reason = "disabled";
+    } else if (text === null) {
+      reason = "stdin_unfinished";
+    } else {
+      const ctx: HookContext = {
+        settings,
+        deadline,
+        clock: Date.now,
+        persistRoots: config.hooks.persistRoots,
+        store: () => {
+          store ??= openHookStore(config, deadline);
+          return store;
+        },
+      };
+      const run = runHook(command.host, text, ctx);
+      reason = run.reason;
+      if (run.stdout !== "" && Date.now() <= deadline) await writeOut(io, run.stdout);
+      else if (run.stdout !== "") reason = "deadline";
+    }
+  } catch (err) {
+    reason = `internal_error: ${err instanceof Error ? err.message : String(err)}`;
+  } finally {
+    try {
+      store?.close();
+    } catch {
+      // The put, if any, already committed.
+    }
+  }
+  // Claude Code keeps a hook's stderr for its debug log; Gemini CLI shows it to the user as a
+  // system message after every call, so there the hook stays silent (doctor explains instead).
+  if (command.host === "claude-code") {
+    try {
+      io.stderr.write(
+        `caveman-mcp hook claude-code: ${reason === "compressed" ? "compressed" : `passed (${reason})`}\n`,
+      );
+    } catch {
+      // stderr closed: nothing to tell.
+    }
+  }
+  return 0;
+}

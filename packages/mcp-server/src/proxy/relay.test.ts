@@ -1,0 +1,191 @@
+import { PassThrough } from "node:stream";
+import { openMemoryStore } from "@caveman/ccr-store";
+import { describe, expect, it } from "vitest";
+import { silentLogger } from "../logger.js";
+import { ToolRegistry } from "../registry.js";
+import { Session } from "../session.js";
+import { createCavemanTools } from "../tools/index.js";
+import { startProxy } from "./relay.js";
+
+/** A proxy between two pairs of PassThrough streams; the test plays both client and server. */
+function harness(opts: { retrieve?: boolean; maxInboundBytes?: number; maxUpstreamBytes?: number } = {}) {
+  const clientIn = new PassThrough();
+  const clientOut = new PassThrough();
+  const serverIn = new PassThrough();
+  const serverOut = new PassThrough();
+  const ccr = openMemoryStore();
+  const retrieve = opts.retrieve
+    ? new ToolRegistry({
+        tools: createCavemanTools({ families: ["retrieve"], session: new Session(), ccr }),
+        logger: silentLogger,
+        maxResultBytes: 1 << 24,
+      })
+    : undefined;
+  const proxy = startProxy({
+    stdin: clientIn,
+    stdout: clientOut,
+    upstream: { stdin: serverIn, stdout: serverOut },
+    transform: (tool, text) => (text.length > 100 ? `[short ${tool}]` : null),
+    ...(retrieve ? { retrieve } : {}),
+    ...(opts.maxInboundBytes ? { maxInboundBytes: opts.maxInboundBytes } : {}),
+    ...(opts.maxUpstreamBytes ? { maxUpstreamBytes: opts.maxUpstreamBytes } : {}),
+  });
+  const lines = (stream: PassThrough) => {
+    const got: string[] = [];
+    let buf = "";
+    stream.on("data", (c: Buffer) => {
+      buf += c.toString("utf8");
+      let nl = buf.indexOf("\n");
+      while (nl !== -1) {
+        got.push(buf.slice(0, nl));
+        buf = buf.slice(nl + 1);
+        nl = buf.indexOf("\n");
+      }
+    });
+    return got;
+  };
+  const toClient = lines(clientOut);
+  const toServer = lines(serverIn);
+  const settle = () => new Promise((r) => setTimeout(r, 20));
+  return { clientIn, serverIn, serverOut, toClient, toServer, proxy, ccr, settle };
+}
+
+describe("MCP proxy relay", () => {
+  it("forwards requests byte-exact and rewrites only large text of tools/call results", async () => {
+    const h = harness();
+    const call = '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"logs","arguments":{}}}';
+    const odd = '{ "jsonrpc" : "2.0", "id": "x", "method": "resources/list", "extra": 1 }';
+    h.clientIn.write(`${call}\n${odd}\n`);
+    await h.settle();
+    expect(h.toServer).toEqual([call, odd]);
+    const big = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 7,
+      result: {
+        content: [
+          { type: "text", text: "x".repeat(500) },
+          { type: "text", text: "small" },
+        ],
+      },
+    });
+    const other = '{"jsonrpc":"2.0","id":"x","result":{"resources":[]} }';
+    h.serverOut.write(`${big}\n${other}\n`);
+    await h.settle();
+    expect(JSON.parse(h.toClient[0]!)).toEqual({
+      jsonrpc: "2.0",
+      id: 7,
+      result: {
+        content: [
+          { type: "text", text: "[short logs]" },
+          { type: "text", text: "small" },
+        ],
+      },
+    });
+    expect(h.toClient[1]).toBe(other);
+  });
+
+  it("leaves errors and results with structuredContent untouched", async () => {
+    const h = harness();
+    h.clientIn.write(
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"}}\n{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"b"}}\n',
+    );
+    await h.settle();
+    const err = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      result: { isError: true, content: [{ type: "text", text: "e".repeat(500) }] },
+    });
+    const sc = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 2,
+      result: { structuredContent: { a: 1 }, content: [{ type: "text", text: "s".repeat(500) }] },
+    });
+    h.serverOut.write(`${err}\n${sc}\n`);
+    await h.settle();
+    expect(h.toClient).toEqual([err, sc]);
+  });
+
+  it("answers malformed, invalid and oversized client lines itself and forwards none of them", async () => {
+    const h = harness({ maxInboundBytes: 1024 });
+    h.clientIn.write(
+      `{nope\n[]\n{"id":3}\n{"jsonrpc":"2.0","id":9,"method":"x","params":{"p":"${"z".repeat(2000)}"}}\n`,
+    );
+    await h.settle();
+    expect(h.toServer).toEqual([]);
+    const replies = h.toClient.map((l) => JSON.parse(l) as { id: unknown; error: { code: number } });
+    expect(replies.map((r) => r.error.code)).toEqual([-32700, -32600, -32600, -32001]);
+    expect(replies[3]!.id).toBe(9);
+  });
+
+  it("drops non-JSON server lines, answers oversized server answers, and answers open requests when the server goes", async () => {
+    const h = harness({ maxUpstreamBytes: 1024 });
+    h.clientIn.write(
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"}}\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n',
+    );
+    await h.settle();
+    h.serverOut.write(
+      `Server started on stdio!\n{"jsonrpc":"2.0","result":{"content":[{"type":"text","text":"${"q".repeat(3000)}"}]},"id":1}\n`,
+    );
+    h.serverOut.end();
+    expect(await h.proxy.closed).toBe("upstream_gone");
+    const replies = h.toClient.map(
+      (l) => JSON.parse(l) as { id: unknown; error?: { data?: { code?: string } } },
+    );
+    expect(replies.map((r) => [r.id, r.error?.data?.code])).toEqual([
+      [1, "cave_payload_too_large"],
+      [2, "cave_upstream_gone"],
+    ]);
+  });
+
+  it("adds caveman_retrieve to tools/list and serves it, unless the server has its own", async () => {
+    const h = harness({ retrieve: true });
+    const { handle } = h.ccr.put("the original\n");
+    h.clientIn.write('{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n');
+    h.clientIn.write(
+      `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"caveman_retrieve","arguments":{"recovery_handle":"${handle}"}}}\n`,
+    );
+    await h.settle();
+    expect(h.toServer).toHaveLength(1);
+    h.serverOut.write(
+      '{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"logs","inputSchema":{"type":"object"}}]}}\n',
+    );
+    await h.settle();
+    const byId = new Map(h.toClient.map((l) => [JSON.parse(l).id, JSON.parse(l)]));
+    expect(byId.get(2).result.content[0]).toEqual({ type: "text", text: "the original\n" });
+    expect(byId.get(1).result.tools.map((t: { name: string }) => t.name)).toEqual([
+      "logs",
+      "caveman_retrieve",
+    ]);
+    // Answered once: the server leaving later owes the client nothing for it.
+    h.serverOut.end();
+    await h.proxy.closed;
+    expect(h.toClient.filter((l) => JSON.parse(l).id === 2)).toHaveLength(1);
+
+    const h2 = harness({ retrieve: true });
+    h2.clientIn.write('{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n');
+    await h2.settle();
+    const own =
+      '{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"caveman_retrieve","inputSchema":{"type":"object"}}]}}';
+    h2.serverOut.write(`${own}\n`);
+    await h2.settle();
+    h2.clientIn.write(
+      '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"caveman_retrieve","arguments":{}}}\n',
+    );
+    await h2.settle();
+    expect(h2.toClient).toEqual([own]);
+    expect(h2.toServer).toHaveLength(2);
+  });
+
+  it("on client EOF closes the server's stdin and finishes once the server leaves", async () => {
+    const h = harness();
+    h.clientIn.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
+    h.clientIn.end();
+    await h.settle();
+    expect(h.serverIn.writableEnded).toBe(true);
+    // The server still answers what it had, then leaves.
+    h.serverOut.write('{"jsonrpc":"2.0","id":1,"result":{}}\n');
+    h.serverOut.end();
+    expect(await h.proxy.closed).toBe("eof");
+    expect(h.toClient).toEqual(['{"jsonrpc":"2.0","id":1,"result":{}}']);
+  });
+});
