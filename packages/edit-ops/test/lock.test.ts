@@ -141,3 +141,40 @@ describe("processes killed in the middle of edits", () => {
     expect(readdirSync(root)).toEqual(["shared.txt"]);
   });
 });
+
+describe("user files whose names look like locks", () => {
+  const aged = (path: string) => {
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(path, old, old);
+  };
+
+  it("an edit beside a user's `.x.caveman-lock` file keeps that file", async () => {
+    const { editor, file, abs, root, text } = setup();
+    file("a.txt", "one\n");
+    aged(file(".notes.caveman-lock", "my own notes\n"));
+    await editor.insert({ path: "a.txt", after_line: 1, content: "two" });
+    expect(readdirSync(root).sort()).toEqual([".notes.caveman-lock", "a.txt"]);
+    expect(text(".notes.caveman-lock")).toBe("my own notes\n");
+    expect(readFileSync(abs("a.txt"), "utf8")).toBe("one\ntwo\n");
+  });
+
+  it("a file literally named `.x.caveman-lock` can itself be edited, and is not lost", async () => {
+    const { editor, file, text } = setup();
+    aged(file(".notes.caveman-lock", "my own notes\n"));
+    await editor.insert({ path: ".notes.caveman-lock", after_line: 1, content: "more" });
+    expect(text(".notes.caveman-lock")).toBe("my own notes\nmore\n");
+  });
+
+  it("a user's file at the lock name is never removed: the edit is refused at once", async () => {
+    const { editor, file, abs, text } = setup({ lockTimeoutMs: 5000 });
+    file("a.txt", "one\n");
+    aged(file(LOCK, "not a lock\n"));
+    const t0 = performance.now();
+    const err = await failure(editor.insert({ path: "a.txt", after_line: 1, content: "two" }));
+    expect(performance.now() - t0).toBeLessThan(2500);
+    expect(err.code).toBe("conflict");
+    expect(err.message).toContain(LOCK);
+    expect(text(LOCK)).toBe("not a lock\n");
+    expect(readFileSync(abs("a.txt"), "utf8")).toBe("one\n");
+  });
+});
