@@ -32,6 +32,7 @@ import {
   OVERLOADED,
   PARSE_ERROR,
   PAYLOAD_TOO_LARGE,
+  readableId,
   sniffId,
 } from "./message.js";
 import { LineWriter } from "./writer.js";
@@ -97,7 +98,9 @@ export class HardenedStdioTransport implements Transport {
   #blocked = false;
   #held: Frame[] = [];
   #heldBytes = 0;
-  #shed: RequestId[] = [];
+  /** Requests read but not run, each to answer cave_overloaded (a batch's ids answer as one array). */
+  #shed: Array<RequestId | RequestId[]> = [];
+  #shedIds = 0;
   #shedUncounted = 0;
   /** Output made no progress for stallMs while stdin was paused: read on, run nothing. */
   #shedding = false;
@@ -150,6 +153,7 @@ export class HardenedStdioTransport implements Transport {
     this.#held = [];
     this.#heldBytes = 0;
     this.#shed = [];
+    this.#shedIds = 0;
     this.#shedUncounted = 0;
     this.#shedding = false;
   }
@@ -244,15 +248,43 @@ export class HardenedStdioTransport implements Transport {
     }
   }
 
-  /** Read but not run: remember the request's id (if it has one) to answer cave_overloaded. */
+  /**
+   * Read but not run: remember each request's id to answer cave_overloaded (a batch's as one
+   * array, as a batch must be answered). Responses and notifications cost no work of ours and
+   * may be what the server waits for (the answer to its own roots/list): they are handed on.
+   */
   #shedFrame(frame: Frame): void {
-    const id =
-      frame.kind === "line"
-        ? sniffId(frame.bytes.subarray(0, 512).toString("utf8"), frame.bytes.subarray(-512).toString("utf8"))
-        : sniffId(frame.head, frame.tail);
-    if (id === null) return;
-    if (this.#shed.length < MAX_SHED) this.#shed.push(id);
-    else this.#shedUncounted++;
+    if (frame.kind === "oversized") {
+      this.#shedIdsOf([sniffId(frame.head, frame.tail)], false);
+      return;
+    }
+    const decoded = decodeLine(frame.bytes);
+    if (decoded.kind !== "json") return; // answered with id null: nobody waits on it by id
+    if (Array.isArray(decoded.value)) {
+      const ids: RequestId[] = [];
+      for (const item of decoded.value) {
+        if (isRequestLike(item)) ids.push(...nonNull(readableId((item as { id: unknown }).id)));
+        else this.#dispatch(item, undefined);
+      }
+      this.#shedIdsOf(ids, true);
+      return;
+    }
+    if (isRequestLike(decoded.value)) {
+      this.#shedIdsOf([readableId((decoded.value as { id: unknown }).id)], false);
+      return;
+    }
+    this.#dispatch(decoded.value, undefined);
+  }
+
+  #shedIdsOf(ids: Array<RequestId | null>, batch: boolean): void {
+    const known = ids.filter((id): id is RequestId => id !== null);
+    if (known.length === 0) return;
+    if (this.#shedIds + known.length > MAX_SHED) {
+      this.#shedUncounted += known.length;
+      return;
+    }
+    this.#shedIds += known.length;
+    this.#shed.push(batch ? known : known[0]!);
   }
 
   #onBlocked(blocked: boolean): void {
@@ -272,8 +304,10 @@ export class HardenedStdioTransport implements Transport {
       this.#handleFrame(frame);
     }
     while (this.#held.length === 0 && this.#shed.length > 0 && !this.#blocked && this.#intakeOpen) {
-      const id = this.#shed.shift()!;
-      void this.#emit(
+      const entry = this.#shed.shift()!;
+      const ids = Array.isArray(entry) ? entry : [entry];
+      this.#shedIds -= ids.length;
+      const replies = ids.map((id) =>
         errorResponse(
           id,
           OVERLOADED,
@@ -281,6 +315,7 @@ export class HardenedStdioTransport implements Transport {
           { code: "cave_overloaded" },
         ),
       );
+      void this.#emit(Array.isArray(entry) ? replies : replies[0]!);
     }
     if (this.#shed.length === 0 && this.#shedUncounted > 0) {
       this.onerror?.(new Error(`${this.#shedUncounted} more shed request(s) could not be answered`));
@@ -323,7 +358,7 @@ export class HardenedStdioTransport implements Transport {
 
   /** EOF and output stalled: drop what is held or shed (counted) and close the input. */
   #giveUp(): void {
-    const dropped = this.#held.length + this.#shed.length + this.#shedUncounted;
+    const dropped = this.#held.length + this.#shedIds + this.#shedUncounted;
     this.onerror?.(
       new Error(
         `stdin ended while the client read no answers; ${dropped} received request(s) were neither run nor answered`,
@@ -476,4 +511,15 @@ export class HardenedStdioTransport implements Transport {
   #emit(payload: object): Promise<void> {
     return this.#writer.write(JSON.stringify(payload));
   }
+}
+
+/** An object with a method and an id: a request (valid or not), whose sender waits for an answer. */
+function isRequestLike(value: unknown): boolean {
+  return (
+    value !== null && typeof value === "object" && !Array.isArray(value) && "method" in value && "id" in value
+  );
+}
+
+function nonNull(id: RequestId | null): RequestId[] {
+  return id === null ? [] : [id];
 }
