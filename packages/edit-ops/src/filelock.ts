@@ -172,7 +172,10 @@ async function inspect(path: string): Promise<Verdict> {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return { kind: "gone" };
-    // Not something we can read as a lock (a symlink, a FIFO): leave it and wait it out.
+    // We never create a symlink there: one planted at the lock name is never followed, never
+    // removed, and waiting will not make it go away.
+    if (code === "ELOOP") return { kind: "alien" };
+    // Unreadable (another user's lock, mode 0600): it may be live; wait it out.
     return { kind: "held", owner: null };
   }
   try {

@@ -1,7 +1,8 @@
 // The cross-process lock: a crashed holder never wedges a file, a live one makes us wait at most
 // lockTimeoutMs and then answer `busy`, and no lock file is left behind.
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync, readlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
@@ -176,5 +177,24 @@ describe("user files whose names look like locks", () => {
     expect(err.message).toContain(LOCK);
     expect(text(LOCK)).toBe("not a lock\n");
     expect(readFileSync(abs("a.txt"), "utf8")).toBe("one\n");
+  });
+
+  it("a symbolic link planted at the lock name is refused at once, and its target is untouched", async () => {
+    const { editor, file, abs, text } = setup({ lockTimeoutMs: 5000 });
+    const outside = join(tmpdir(), `edit-ops-outside-${process.pid}-${Date.now()}.txt`);
+    writeFileSync(outside, "outside\n");
+    onTestFinished(() => {
+      rmSync(outside, { force: true });
+    });
+    file("a.txt", "one\n");
+    symlinkSync(outside, abs(LOCK));
+    const t0 = performance.now();
+    const err = await failure(editor.insert({ path: "a.txt", after_line: 1, content: "two" }));
+    expect(performance.now() - t0).toBeLessThan(2500);
+    expect(err.code).toBe("conflict");
+    expect(err.message).toContain(LOCK);
+    expect(readFileSync(outside, "utf8")).toBe("outside\n");
+    expect(readlinkSync(abs(LOCK))).toBe(outside);
+    expect(text("a.txt")).toBe("one\n");
   });
 });
