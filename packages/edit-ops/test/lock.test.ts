@@ -1,9 +1,16 @@
 // The cross-process lock: a crashed holder never wedges a file, a live one makes us wait at most
 // lockTimeoutMs and then answer `busy`, and no lock file is left behind.
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { hostname } from "node:os";
+import {
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { deadPid, failure, setup } from "./helpers.js";
