@@ -122,6 +122,9 @@ describe("HardenedStdioTransport with a client that does not read", () => {
       '[{"jsonrpc":"2.0","id":"b1","method":"ping"},{"jsonrpc":"2.0","id":"b2","method":"ping"}]\n',
     );
     stdin.write('{"result":{"roots":[]},"jsonrpc":"2.0","id":"srv-1"}\n');
+    // Lines that would be answered (invalid) or make the server write are not, while shedding.
+    for (let i = 0; i < 100; i++)
+      stdin.write('{}\n{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}\n');
     await sleep(20);
     release();
     await sleep(200);
@@ -134,6 +137,7 @@ describe("HardenedStdioTransport with a client that does not read", () => {
     expect(arrays).toHaveLength(1);
     expect(arrays[0]!.map((m) => m.id)).toEqual(["b1", "b2"]);
     expect(arrays[0]!.every((m) => m.error?.data?.code === "cave_overloaded")).toBe(true);
+    expect(raw.filter((m) => !Array.isArray(m) && (m as Msg).id === null)).toEqual([]);
     await t.close();
   });
 });

@@ -250,8 +250,9 @@ export class HardenedStdioTransport implements Transport {
 
   /**
    * Read but not run: remember each request's id to answer cave_overloaded (a batch's as one
-   * array, as a batch must be answered). Responses and notifications cost no work of ours and
-   * may be what the server waits for (the answer to its own roots/list): they are handed on.
+   * array, as a batch must be answered). A response to a request of ours and a cancellation are
+   * handed on: they cost no output, and the server may be waiting on the response (its own
+   * roots/list). Anything else is dropped unanswered, so shedding never queues output.
    */
   #shedFrame(frame: Frame): void {
     if (frame.kind === "oversized") {
@@ -259,21 +260,14 @@ export class HardenedStdioTransport implements Transport {
       return;
     }
     const decoded = decodeLine(frame.bytes);
-    if (decoded.kind !== "json") return; // answered with id null: nobody waits on it by id
-    if (Array.isArray(decoded.value)) {
-      const ids: RequestId[] = [];
-      for (const item of decoded.value) {
-        if (isRequestLike(item)) ids.push(...nonNull(readableId((item as { id: unknown }).id)));
-        else this.#dispatch(item, undefined);
-      }
-      this.#shedIdsOf(ids, true);
-      return;
+    if (decoded.kind !== "json") return; // would be answered with id null: nobody waits on it
+    const items = Array.isArray(decoded.value) ? decoded.value : [decoded.value];
+    const ids: Array<RequestId | null> = [];
+    for (const item of items) {
+      if (isRequestLike(item)) ids.push(readableId((item as { id: unknown }).id));
+      else if (isQuiet(item)) this.#dispatch(item, undefined);
     }
-    if (isRequestLike(decoded.value)) {
-      this.#shedIdsOf([readableId((decoded.value as { id: unknown }).id)], false);
-      return;
-    }
-    this.#dispatch(decoded.value, undefined);
+    this.#shedIdsOf(ids, Array.isArray(decoded.value));
   }
 
   #shedIdsOf(ids: Array<RequestId | null>, batch: boolean): void {
@@ -520,6 +514,10 @@ function isRequestLike(value: unknown): boolean {
   );
 }
 
-function nonNull(id: RequestId | null): RequestId[] {
-  return id === null ? [] : [id];
+/** A response, or a cancellation: handing it on never makes the server write anything. */
+function isQuiet(value: unknown): boolean {
+  const c = classify(value);
+  return (
+    c.kind === "response" || (c.kind === "notification" && c.message.method === "notifications/cancelled")
+  );
 }
