@@ -65,14 +65,18 @@ export async function writeAtomic(
   const mode = opts.previous ? opts.previous.mode & 0o7777 : (opts.mode ?? 0o666);
   let handle: FileHandle | undefined;
   try {
-    handle = await open(dir.entry(tmp), "wx", mode);
+    // Replacing a file: private until its owner is set, then the old mode exactly. Created with
+    // the old mode, a root-run edit of a setuid file would leave a root-owned setuid copy of new
+    // bytes in the directory while they are written.
+    handle = await open(dir.entry(tmp), "wx", opts.previous ? 0o600 : mode);
     // The temp file is where the bytes go first: prove it is inside before writing one.
     await dir.verifyHandle(handle, tmp, shown);
     await handle.writeFile(data);
     if (opts.previous) {
+      // Owner first: chown(2) clears setuid/setgid (for root too), so the mode comes after it.
       // open() is masked by the umask; the old mode must come back exactly (setuid bits included).
-      await handle.chmod(mode);
       await keepOwner(handle, opts.previous);
+      await handle.chmod(mode);
     }
     await handle.sync();
     await handle.close();

@@ -59,7 +59,13 @@ interface Holder extends Owner {
   at: number;
 }
 
-type Verdict = { kind: "gone" } | { kind: "held"; owner: Holder | null } | { kind: "stale"; id: Identity };
+type Verdict =
+  | { kind: "gone" }
+  | { kind: "held"; owner: Holder | null }
+  | { kind: "stale"; id: Identity }
+  // A file with content that is not a lock of ours (a user's file that happens to have the name):
+  // never removed, whatever its age.
+  | { kind: "alien" };
 
 export async function lockFile(dir: DirRef, name: string, opts: LockOptions): Promise<FileLock> {
   const lname = lockName(name);
@@ -72,6 +78,7 @@ export async function lockFile(dir: DirRef, name: string, opts: LockOptions): Pr
     if (id) return held(dir, lname, id, opts);
     const verdict = await inspect(path);
     if (verdict.kind === "gone") continue;
+    if (verdict.kind === "alien") throw alien(opts.shown, lname);
     if (verdict.kind === "stale") {
       await breakLock(dir, lname, verdict.id, opts.randomHex);
       continue;
@@ -165,7 +172,10 @@ async function inspect(path: string): Promise<Verdict> {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return { kind: "gone" };
-    // Not something we can read as a lock (a symlink, a FIFO): leave it and wait it out.
+    // We never create a symlink there: one planted at the lock name is never followed, never
+    // removed, and waiting will not make it go away.
+    if (code === "ELOOP") return { kind: "alien" };
+    // Unreadable (another user's lock, mode 0600): it may be live; wait it out.
     return { kind: "held", owner: null };
   }
   try {
@@ -174,8 +184,13 @@ async function inspect(path: string): Promise<Verdict> {
     const buf = Buffer.alloc(MAX_LOCK_BYTES);
     const { bytesRead } = st.isFile() ? await handle.read(buf, 0, MAX_LOCK_BYTES, 0) : { bytesRead: 0 };
     const owner = parseHolder(buf.subarray(0, bytesRead).toString("utf8"));
-    if (!owner)
-      return Date.now() - st.mtimeMs > EMPTY_STALE_MS ? { kind: "stale", id } : { kind: "held", owner };
+    if (!owner) {
+      const old = Date.now() - st.mtimeMs > EMPTY_STALE_MS;
+      // Only an empty file can be a lock whose holder died before writing it (O_EXCL fallback);
+      // anything else that does not parse is someone's data once it has stopped changing.
+      if (!old) return { kind: "held", owner };
+      return st.isFile() && st.size === 0 ? { kind: "stale", id } : { kind: "alien" };
+    }
     // A lock of this very process is live too: two long names can share one lock name (the
     // name is shortened to fit), and their edits run concurrently here.
     const state = ownerState(owner);
@@ -245,6 +260,14 @@ async function breakLock(dir: DirRef, lname: string, id: Identity, randomHex: ()
   } finally {
     await unlink(aside).catch(() => undefined);
   }
+}
+
+function alien(shown: string, lname: string): EditError {
+  return new EditError(
+    "conflict",
+    `${shown}: the file ${lname} beside it is not an edit lock, but this tool needs that name to lock the file; nothing was written — rename or remove ${lname} and retry`,
+    { path: shown },
+  );
 }
 
 function busy(shown: string, owner: Holder | null, timeoutMs: number): EditError {

@@ -84,6 +84,19 @@ describe("bytes on disk", () => {
     expect(after.ino).not.toBe(before.ino);
   });
 
+  it("keeps setuid and setgid bits, also on a file of another owner (chown would clear them)", async () => {
+    const { editor, file, abs } = setup();
+    file("suid.sh", "#!/bin/sh\necho hi\n");
+    // As root the file belongs to someone else, so the write must give it back with chown.
+    if (process.getuid?.() === 0) chownSync(abs("suid.sh"), 12345, 23456);
+    chmodSync(abs("suid.sh"), 0o6755);
+    const before = statSync(abs("suid.sh"));
+    await editor.replace({ path: "suid.sh:2", content: "echo bye" });
+    const after = statSync(abs("suid.sh"));
+    expect((after.mode & 0o7777).toString(8)).toBe((before.mode & 0o7777).toString(8));
+    expect([after.uid, after.gid]).toEqual([before.uid, before.gid]);
+  });
+
   it("edits through a symlink inside the roots: the target changes, the link stays a link", async () => {
     const { editor, file, abs } = setup();
     file("target.txt", "a\nb\n");

@@ -1,8 +1,16 @@
 // The cross-process lock: a crashed holder never wedges a file, a live one makes us wait at most
 // lockTimeoutMs and then answer `busy`, and no lock file is left behind.
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync, readlinkSync, utimesSync, writeFileSync } from "node:fs";
-import { hostname } from "node:os";
+import {
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { deadPid, failure, setup } from "./helpers.js";
@@ -139,5 +147,61 @@ describe("processes killed in the middle of edits", () => {
     expect(performance.now() - t0).toBeLessThan(1500);
     expect(text("shared.txt").startsWith("after the kills\n")).toBe(true);
     expect(readdirSync(root)).toEqual(["shared.txt"]);
+  });
+});
+
+describe("user files whose names look like locks", () => {
+  const aged = (path: string) => {
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(path, old, old);
+  };
+
+  it("an edit beside a user's `.x.caveman-lock` file keeps that file", async () => {
+    const { editor, file, abs, root, text } = setup();
+    file("a.txt", "one\n");
+    aged(file(".notes.caveman-lock", "my own notes\n"));
+    await editor.insert({ path: "a.txt", after_line: 1, content: "two" });
+    expect(readdirSync(root).sort()).toEqual([".notes.caveman-lock", "a.txt"]);
+    expect(text(".notes.caveman-lock")).toBe("my own notes\n");
+    expect(readFileSync(abs("a.txt"), "utf8")).toBe("one\ntwo\n");
+  });
+
+  it("a file literally named `.x.caveman-lock` can itself be edited, and is not lost", async () => {
+    const { editor, file, text } = setup();
+    aged(file(".notes.caveman-lock", "my own notes\n"));
+    await editor.insert({ path: ".notes.caveman-lock", after_line: 1, content: "more" });
+    expect(text(".notes.caveman-lock")).toBe("my own notes\nmore\n");
+  });
+
+  it("a user's file at the lock name is never removed: the edit is refused at once", async () => {
+    const { editor, file, abs, text } = setup({ lockTimeoutMs: 5000 });
+    file("a.txt", "one\n");
+    aged(file(LOCK, "not a lock\n"));
+    const t0 = performance.now();
+    const err = await failure(editor.insert({ path: "a.txt", after_line: 1, content: "two" }));
+    expect(performance.now() - t0).toBeLessThan(2500);
+    expect(err.code).toBe("conflict");
+    expect(err.message).toContain(LOCK);
+    expect(text(LOCK)).toBe("not a lock\n");
+    expect(readFileSync(abs("a.txt"), "utf8")).toBe("one\n");
+  });
+
+  it("a symbolic link planted at the lock name is refused at once, and its target is untouched", async () => {
+    const { editor, file, abs, text } = setup({ lockTimeoutMs: 5000 });
+    const outside = join(tmpdir(), `edit-ops-outside-${process.pid}-${Date.now()}.txt`);
+    writeFileSync(outside, "outside\n");
+    onTestFinished(() => {
+      rmSync(outside, { force: true });
+    });
+    file("a.txt", "one\n");
+    symlinkSync(outside, abs(LOCK));
+    const t0 = performance.now();
+    const err = await failure(editor.insert({ path: "a.txt", after_line: 1, content: "two" }));
+    expect(performance.now() - t0).toBeLessThan(2500);
+    expect(err.code).toBe("conflict");
+    expect(err.message).toContain(LOCK);
+    expect(readFileSync(outside, "utf8")).toBe("outside\n");
+    expect(readlinkSync(abs(LOCK))).toBe(outside);
+    expect(text("a.txt")).toBe("one\n");
   });
 });

@@ -102,4 +102,42 @@ describe("HardenedStdioTransport with a client that does not read", () => {
     expect(seen).toEqual([]);
     expect(notes).toEqual(["ignored a response (id 7) to no request of this server"]);
   });
+
+  it("while shedding, answers a batch with one array and hands on a response to its own request", async () => {
+    const { stdin, t, answers, release } = rig(100);
+    const seen: Array<{ id?: unknown; result?: unknown }> = [];
+    t.onmessage = (m) => {
+      const msg = m as { id?: number | string; method?: string; result?: unknown };
+      if (msg.method === undefined) seen.push(msg);
+      else if (msg.id !== undefined) void t.send({ jsonrpc: "2.0", id: msg.id, result: {} });
+    };
+    await t.start();
+    // The server asks the client something; its answer will arrive while requests are shed.
+    void t.send({ jsonrpc: "2.0", id: "srv-1", method: "roots/list" });
+    await sleep(10);
+    for (let i = 1; i <= 3000; i++) stdin.write(ping(i));
+    await sleep(20);
+    await sleep(200); // past stallMs: shedding
+    stdin.write(
+      '[{"jsonrpc":"2.0","id":"b1","method":"ping"},{"jsonrpc":"2.0","id":"b2","method":"ping"}]\n',
+    );
+    stdin.write('{"result":{"roots":[]},"jsonrpc":"2.0","id":"srv-1"}\n');
+    // Lines that would be answered (invalid) or make the server write are not, while shedding.
+    for (let i = 0; i < 100; i++)
+      stdin.write('{}\n{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}\n');
+    await sleep(20);
+    release();
+    await sleep(200);
+    const raw = answers() as unknown[];
+    // The client's response was handed on, never answered with an error.
+    expect(seen).toEqual([{ jsonrpc: "2.0", id: "srv-1", result: { roots: [] } }]);
+    expect(raw.some((m) => (m as Msg).id === "srv-1" && (m as Msg).error)).toBe(false);
+    // The batch's requests were not run and are answered, as a batch: one array.
+    const arrays = raw.filter((m) => Array.isArray(m)) as Msg[][];
+    expect(arrays).toHaveLength(1);
+    expect(arrays[0]!.map((m) => m.id)).toEqual(["b1", "b2"]);
+    expect(arrays[0]!.every((m) => m.error?.data?.code === "cave_overloaded")).toBe(true);
+    expect(raw.filter((m) => !Array.isArray(m) && (m as Msg).id === null)).toEqual([]);
+    await t.close();
+  });
 });

@@ -32,6 +32,7 @@ import {
   OVERLOADED,
   PARSE_ERROR,
   PAYLOAD_TOO_LARGE,
+  readableId,
   sniffId,
 } from "./message.js";
 import { LineWriter } from "./writer.js";
@@ -97,7 +98,9 @@ export class HardenedStdioTransport implements Transport {
   #blocked = false;
   #held: Frame[] = [];
   #heldBytes = 0;
-  #shed: RequestId[] = [];
+  /** Requests read but not run, each to answer cave_overloaded (a batch's ids answer as one array). */
+  #shed: Array<RequestId | RequestId[]> = [];
+  #shedIds = 0;
   #shedUncounted = 0;
   /** Output made no progress for stallMs while stdin was paused: read on, run nothing. */
   #shedding = false;
@@ -150,6 +153,7 @@ export class HardenedStdioTransport implements Transport {
     this.#held = [];
     this.#heldBytes = 0;
     this.#shed = [];
+    this.#shedIds = 0;
     this.#shedUncounted = 0;
     this.#shedding = false;
   }
@@ -244,15 +248,37 @@ export class HardenedStdioTransport implements Transport {
     }
   }
 
-  /** Read but not run: remember the request's id (if it has one) to answer cave_overloaded. */
+  /**
+   * Read but not run: remember each request's id to answer cave_overloaded (a batch's as one
+   * array, as a batch must be answered). A response to a request of ours and a cancellation are
+   * handed on: they cost no output, and the server may be waiting on the response (its own
+   * roots/list). Anything else is dropped unanswered, so shedding never queues output.
+   */
   #shedFrame(frame: Frame): void {
-    const id =
-      frame.kind === "line"
-        ? sniffId(frame.bytes.subarray(0, 512).toString("utf8"), frame.bytes.subarray(-512).toString("utf8"))
-        : sniffId(frame.head, frame.tail);
-    if (id === null) return;
-    if (this.#shed.length < MAX_SHED) this.#shed.push(id);
-    else this.#shedUncounted++;
+    if (frame.kind === "oversized") {
+      this.#shedIdsOf([sniffId(frame.head, frame.tail)], false);
+      return;
+    }
+    const decoded = decodeLine(frame.bytes);
+    if (decoded.kind !== "json") return; // would be answered with id null: nobody waits on it
+    const items = Array.isArray(decoded.value) ? decoded.value : [decoded.value];
+    const ids: Array<RequestId | null> = [];
+    for (const item of items) {
+      if (isRequestLike(item)) ids.push(readableId((item as { id: unknown }).id));
+      else if (isQuiet(item)) this.#dispatch(item, undefined);
+    }
+    this.#shedIdsOf(ids, Array.isArray(decoded.value));
+  }
+
+  #shedIdsOf(ids: Array<RequestId | null>, batch: boolean): void {
+    const known = ids.filter((id): id is RequestId => id !== null);
+    if (known.length === 0) return;
+    if (this.#shedIds + known.length > MAX_SHED) {
+      this.#shedUncounted += known.length;
+      return;
+    }
+    this.#shedIds += known.length;
+    this.#shed.push(batch ? known : known[0]!);
   }
 
   #onBlocked(blocked: boolean): void {
@@ -272,8 +298,10 @@ export class HardenedStdioTransport implements Transport {
       this.#handleFrame(frame);
     }
     while (this.#held.length === 0 && this.#shed.length > 0 && !this.#blocked && this.#intakeOpen) {
-      const id = this.#shed.shift()!;
-      void this.#emit(
+      const entry = this.#shed.shift()!;
+      const ids = Array.isArray(entry) ? entry : [entry];
+      this.#shedIds -= ids.length;
+      const replies = ids.map((id) =>
         errorResponse(
           id,
           OVERLOADED,
@@ -281,6 +309,7 @@ export class HardenedStdioTransport implements Transport {
           { code: "cave_overloaded" },
         ),
       );
+      void this.#emit(Array.isArray(entry) ? replies : replies[0]!);
     }
     if (this.#shed.length === 0 && this.#shedUncounted > 0) {
       this.onerror?.(new Error(`${this.#shedUncounted} more shed request(s) could not be answered`));
@@ -323,7 +352,7 @@ export class HardenedStdioTransport implements Transport {
 
   /** EOF and output stalled: drop what is held or shed (counted) and close the input. */
   #giveUp(): void {
-    const dropped = this.#held.length + this.#shed.length + this.#shedUncounted;
+    const dropped = this.#held.length + this.#shedIds + this.#shedUncounted;
     this.onerror?.(
       new Error(
         `stdin ended while the client read no answers; ${dropped} received request(s) were neither run nor answered`,
@@ -476,4 +505,19 @@ export class HardenedStdioTransport implements Transport {
   #emit(payload: object): Promise<void> {
     return this.#writer.write(JSON.stringify(payload));
   }
+}
+
+/** An object with a method and an id: a request (valid or not), whose sender waits for an answer. */
+function isRequestLike(value: unknown): boolean {
+  return (
+    value !== null && typeof value === "object" && !Array.isArray(value) && "method" in value && "id" in value
+  );
+}
+
+/** A response, or a cancellation: handing it on never makes the server write anything. */
+function isQuiet(value: unknown): boolean {
+  const c = classify(value);
+  return (
+    c.kind === "response" || (c.kind === "notification" && c.message.method === "notifications/cancelled")
+  );
 }
