@@ -76,7 +76,10 @@ describe("compress fails closed", () => {
     // Naming the handle once used to strip "; retrieve <handle>" from kept JSON values too.
     const h = "cv_h1";
     const note = `see [caveman: 3 items elided; retrieve ${h}]`;
-    const rows = Array.from({ length: 200 }, (_, i) => ({ id: i, note: i === 150 ? note : `plain ${i % 5}` }));
+    const rows = Array.from({ length: 200 }, (_, i) => ({
+      id: i,
+      note: i === 150 ? note : `plain ${i % 5}`,
+    }));
     const r = compress(JSON.stringify(rows, null, 2), { handle: h });
     expect(r.kind).toBe("json");
     expect(r.reason).toBeUndefined();
