@@ -17,6 +17,20 @@ describe("narrow", () => {
     expect(narrow(LOG, "lines:1-999999999").output).toBe(LOG);
   });
 
+  it("narrows a JSON array of 200,000 records to the matching one", () => {
+    // The largest-container walk spread every child into one push() call, which overflows the
+    // stack past ~120,000 arguments: the whole 5 MB original came back.
+    const records = Array.from({ length: 200_000 }, (_, i) => ({
+      id: i,
+      name: i === 777 ? "needle" : "hay",
+    }));
+    const v = narrow(JSON.stringify(records), "needle");
+    expect(v.note).toBeUndefined();
+    expect(v.full).toBe(false);
+    expect(v.unitsTotal).toBe(200_000);
+    expect(v.output).toContain('{"id":777,"name":"needle"}');
+  });
+
   it("returns the full original and says why for an out-of-range line query", () => {
     const v = narrow(LOG, "lines:5000-5010");
     expect(v).toMatchObject({ full: true, output: LOG });
