@@ -55,6 +55,14 @@ describe("narrow", () => {
     expect(narrow(text, "f3", { hint: "diff" }).output).not.toContain("diff --git a/f2.ts b/f2.ts");
   });
 
+  it("does not claim nothing matched a query that holds no word to rank by", () => {
+    // "->" is in the text, but ranking reads words only: the marker said "none matched the query".
+    const text = Array.from({ length: 50 }, (_, i) => (i === 20 ? "a -> b" : `line ${i}`)).join("\n");
+    const v = narrow(text, "->");
+    expect(v.output).not.toContain("none matched");
+    expect(v.output).toContain("the query has no word to match");
+  });
+
   it("returns the full original and says why for an out-of-range line query", () => {
     const v = narrow(LOG, "lines:5000-5010");
     expect(v).toMatchObject({ full: true, output: LOG });
