@@ -27,7 +27,17 @@ const ESLINT_ROW = /^\s+\d+:\d+\s+(error|warning)\s+/;
 const GREP_HIT = /^([^\s:,]+):(\d+)[:-]/;
 const NORMAL_DIFF_CMD = /^\d+(,\d+)?[acd]\d+(,\d+)?$/;
 const TEST_LINE =
-  /^\s*(✓|✗|×|✔|✘|↓)\s|^\s*(FAIL|PASS)\s+\S|^\s*(Test Files|Tests|Test Suites)\s+\d|^(=== RUN|--- (FAIL|PASS)|ok\s+\S+\s+\d)|={3,} (FAILURES|ERRORS|short test summary|\d+ (passed|failed))|^\s*\d+ (passing|failing|pending)\b|collected \d+ items?|::\S+ (PASSED|FAILED|SKIPPED|ERROR|XFAIL|XPASS)\b|^(not )?ok \d+\b|^TAP version \d+$/;
+  /^\s*(✓|✗|×|✔|✘|↓)\s|^\s*(FAIL|PASS)\s+\S|^\s*(Test Files|Tests|Test Suites)\s+\d|^(=== RUN|--- (FAIL|PASS)|ok\s+\S+\s+\d)|={3,} (FAILURES|ERRORS|short test summary|\d+ (passed|failed))|^\s*\d+ (passing|failing|pending)\b|collected \d+ items?|^(not )?ok \d+\b|^TAP version \d+$/;
+// pytest -v: `tests/a.py::test_x PASSED`. The first word is read once and then checked for "::":
+// `::\S+ PASSED` restarted at every "::" and ran to the end of the line, quadratic in one line of
+// "::" pairs.
+const PYTEST_RESULT = /^\s*\S+ (PASSED|FAILED|SKIPPED|ERROR|XFAIL|XPASS)\b/;
+
+/** True for a pytest -v result line (its node id holds "::"). */
+export function isPytestResult(line: string): boolean {
+  const m = PYTEST_RESULT.exec(line);
+  return m !== null && m[0].includes("::");
+}
 const FRAME =
   /^\s+at \S|^\s+File ".*", line \d+|^\tat [\w$.]+\(|^\s*Caused by: |^Traceback \(most recent call last\):|^\s+\.\.\. \d+ more$/;
 const LOG_LINE =
@@ -204,7 +214,7 @@ function classify(lines: readonly string[], head: string): ContentKind {
   if (HTML_START.test(head) || ratio(lines, (l) => /^\s*<\/?[a-z][\w-]*[\s>/]/i.test(l)) >= 0.5)
     return "html";
   if (isNdjson(lines)) return "ndjson";
-  if (ratio(lines, (l) => TEST_LINE.test(l) || UNITTEST.test(l)) >= 0.08) return "test";
+  if (ratio(lines, (l) => TEST_LINE.test(l) || isPytestResult(l) || UNITTEST.test(l)) >= 0.08) return "test";
   if (
     lines.some((l) => TS_DIAG.test(l) || GCC_DIAG.test(l) || BIOME_DIAG.test(l)) ||
     ratio(lines, (l) => RUST_DIAG.test(l) || ESLINT_ROW.test(l)) >= 0.1
