@@ -33,10 +33,10 @@ const TEST_LINE =
 // "::" pairs.
 const PYTEST_RESULT = /^\s*\S+ (PASSED|FAILED|SKIPPED|ERROR|XFAIL|XPASS)\b/;
 
-/** True for a pytest -v result line (its node id holds "::"). */
-export function isPytestResult(line: string): boolean {
+/** The status of a pytest -v result line (its node id holds "::"), else undefined. */
+export function pytestResult(line: string): string | undefined {
   const m = PYTEST_RESULT.exec(line);
-  return m !== null && m[0].includes("::");
+  return m?.[0].includes("::") ? m[1] : undefined;
 }
 const FRAME =
   /^\s+at \S|^\s+File ".*", line \d+|^\tat [\w$.]+\(|^\s*Caused by: |^Traceback \(most recent call last\):|^\s+\.\.\. \d+ more$/;
@@ -214,7 +214,8 @@ function classify(lines: readonly string[], head: string): ContentKind {
   if (HTML_START.test(head) || ratio(lines, (l) => /^\s*<\/?[a-z][\w-]*[\s>/]/i.test(l)) >= 0.5)
     return "html";
   if (isNdjson(lines)) return "ndjson";
-  if (ratio(lines, (l) => TEST_LINE.test(l) || isPytestResult(l) || UNITTEST.test(l)) >= 0.08) return "test";
+  if (ratio(lines, (l) => TEST_LINE.test(l) || pytestResult(l) !== undefined || UNITTEST.test(l)) >= 0.08)
+    return "test";
   if (
     lines.some((l) => TS_DIAG.test(l) || GCC_DIAG.test(l) || BIOME_DIAG.test(l)) ||
     ratio(lines, (l) => RUST_DIAG.test(l) || ESLINT_ROW.test(l)) >= 0.1

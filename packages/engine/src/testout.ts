@@ -4,6 +4,7 @@
 // of each trace stays), code frames (the `❯ file:line:col` location above them stays), and a
 // block that repeats an earlier one word for word (a runner's second listing of its failures).
 // Nothing is summarised that the runner did not print: markers count lines by what they were.
+import { pytestResult } from "./detect.js";
 import { countList, renderKept } from "./lines.js";
 import { repeatedBlocks } from "./repeats.js";
 import { libraryOf } from "./stacktrace.js";
@@ -11,14 +12,10 @@ import type { Candidate, KindContext, PassReason } from "./types.js";
 
 const PASS_LINE =
   /^\s*(✓|✔|√)\s|^\s*PASS\s+\S|^\s*(=== RUN|=== PAUSE|=== CONT|--- PASS|--- SKIP)\b|^ok\s+\S+\s+[\d.]+s|^ok \d+\b|^test \S+ \.\.\. ok$|^\s*↓\s|^\w+ \([\w.]+\) \.\.\. (ok|skipped\b.*)$/;
-// pytest -v `tests/a.py::test_x PASSED`: the first word is read once, then checked for "::"
-// (`\S+::\S+ PASSED` retried at every "::" of a long word, quadratic in one line).
-const PYTEST_PASSED = /^\s*\S+ PASSED\b/;
-
+// pytest -v `tests/a.py::test_x PASSED` is read by pytestResult: `\S+::\S+ PASSED` retried at
+// every "::" of a long word, quadratic in one line.
 function isPassLine(line: string): boolean {
-  if (PASS_LINE.test(line)) return true;
-  const m = PYTEST_PASSED.exec(line);
-  return m !== null && m[0].includes("::");
+  return PASS_LINE.test(line) || pytestResult(line) === "PASSED";
 }
 
 // Each kind names the mark the lines themselves print (a ✔ run is never called ✓).
