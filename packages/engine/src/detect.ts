@@ -27,7 +27,9 @@ const ESLINT_ROW = /^\s+\d+:\d+\s+(error|warning)\s+/;
 const GREP_HIT = /^([^\s:,]+):(\d+)[:-]/;
 const NORMAL_DIFF_CMD = /^\d+(,\d+)?[acd]\d+(,\d+)?$/;
 const TEST_LINE =
-  /^\s*(✓|✗|×|✔|✘|↓)\s|^\s*(FAIL|PASS)\s+\S|^\s*(Test Files|Tests|Test Suites)\s+\d|^(=== RUN|--- (FAIL|PASS)|ok\s+\S+\s+\d)|={3,} (FAILURES|ERRORS|short test summary|\d+ (passed|failed))|^\s*\d+ (passing|failing|pending)\b|collected \d+ items?|^(not )?ok \d+\b|^TAP version \d+$/;
+  /^\s*(✓|✗|×|✔|✘|↓)\s|^\s*(FAIL|PASS)\s+\S|^\s*(Test Files|Tests|Test Suites)\s+\d|^(=== RUN|--- (FAIL|PASS)|ok\s+\S+\s+\d)|(?<!=)={3,} (FAILURES|ERRORS|short test summary|\d+ (passed|failed))|^\s*\d+ (passing|failing|pending)\b|collected \d+ items?|^(not )?ok \d+\b|^TAP version \d+$/;
+// `(?<!=)`: a pytest banner is matched from the start of its "=" run only; from every "=" it was
+// quadratic in a long run of them.
 // pytest -v: `tests/a.py::test_x PASSED`. The first word is read once and then checked for "::":
 // `::\S+ PASSED` restarted at every "::" and ran to the end of the line, quadratic in one line of
 // "::" pairs.
