@@ -6,6 +6,7 @@ import type { ChipStore } from "@caveman/chip-store";
 import type { Editor } from "@caveman/edit-ops";
 import type { ToolFamily, ToolSpec } from "../registry.js";
 import type { Session } from "../session.js";
+import { type Engine, inlineEngine } from "../work/pool.js";
 import { compressTool, type StoreInfo, statsTool } from "./compression.js";
 import { editTools } from "./edit.js";
 import { insertChipTool } from "./insertChip.js";
@@ -18,6 +19,8 @@ export interface CavemanToolsOptions {
   /** Needed by the compression family. */
   ccr?: CcrStore;
   store?: StoreInfo;
+  /** Where the compression family runs the engine (default: inline, no deadline; the server passes an EnginePool). */
+  engine?: Engine;
   /** Needed by the edit family. */
   editor?: Editor;
   chips?: ChipStore;
@@ -31,8 +34,15 @@ export function createCavemanTools(options: CavemanToolsOptions): ToolSpec[] {
       ccr: options.ccr,
       session: options.session,
       store: options.store ?? { backend: "memory" as const },
+      engine: options.engine ?? inlineEngine(),
     };
-    tools.push(compressTool(deps), retrieveTool(deps), statsTool(deps), toonEncodeTool(), toonDecodeTool());
+    tools.push(
+      compressTool(deps),
+      retrieveTool(deps),
+      statsTool(deps),
+      toonEncodeTool(deps.engine),
+      toonDecodeTool(deps.engine),
+    );
   }
   if (options.families.includes("edit")) {
     if (!options.editor || !options.chips) throw new TypeError("the edit family needs `editor` and `chips`");
