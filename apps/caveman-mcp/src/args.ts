@@ -22,6 +22,7 @@ export interface Flags {
   chipTtl?: string;
   maxInboundBytes?: string;
   maxResultBytes?: string;
+  engineTimeoutMs?: string;
 }
 
 const VALUE_FLAGS = new Set([
@@ -33,6 +34,7 @@ const VALUE_FLAGS = new Set([
   "--chip-ttl",
   "--max-inbound-bytes",
   "--max-result-bytes",
+  "--engine-timeout-ms",
   "--query",
   "--hint",
 ]);
@@ -73,6 +75,7 @@ export function parseArgs(argv: string[]): { command: Command; flags: Flags } {
   flags.chipTtl = values.get("--chip-ttl");
   flags.maxInboundBytes = values.get("--max-inbound-bytes");
   flags.maxResultBytes = values.get("--max-result-bytes");
+  flags.engineTimeoutMs = values.get("--engine-timeout-ms");
   flags.ephemeral = bools.has("--ephemeral");
   const json = bools.has("--json");
   const query = values.get("--query");

@@ -211,6 +211,12 @@ describe("packaging: tarballs installed with npm, started with npx", () => {
     expect(existsSync(join(out, "launcher", "package", "dist", "cli.js"))).toBe(true);
     expect(existsSync(join(out, "launcher", "package", PORTABLE_SERVER_FILE))).toBe(true);
     expect(existsSync(join(out, "platform", "package", SERVER_FILE))).toBe(true);
+    // The server starts its engine workers from this file beside itself; a compress over 2 KiB needs it.
+    for (const server of [
+      join("launcher", "package", PORTABLE_SERVER_FILE),
+      join("platform", "package", SERVER_FILE),
+    ])
+      expect(existsSync(join(out, dirname(server), "engine-worker.js")), server).toBe(true);
     const abi = join(out, "platform", "package", "dist", `node-v${host.abi}`, "better_sqlite3.node");
     expect(existsSync(abi)).toBe(true);
   });

@@ -75,6 +75,7 @@ export async function runDoctor(
     chip_ttl_seconds: config.chipTtlMs === undefined ? null : config.chipTtlMs / 1000,
     max_inbound_bytes: config.maxInboundBytes,
     max_result_bytes: config.maxResultBytes,
+    engine_timeout_ms: config.engineTimeoutMs,
     sources: config.sources,
   };
   const allOk = checks.every((c) => c.ok);
