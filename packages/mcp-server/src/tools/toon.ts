@@ -7,7 +7,8 @@
 import { z } from "zod";
 import { McpServerError } from "../errors.js";
 import { defineTool, type ToolSpec } from "../registry.js";
-import type { Engine } from "../work/pool.js";
+import type { ToonAnswer } from "../work/jobs.js";
+import type { Engine, EngineOutcome } from "../work/pool.js";
 import { roughTokens } from "../work/tokens.js";
 
 interface Sizes {
@@ -30,27 +31,33 @@ export function toonEncodeTool(engine: Engine): ToolSpec {
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
     run: async ({ input }, ctx) => {
       const outcome = await engine.run({ op: "toon_encode", input }, ctx.signal);
-      const r = outcome.ok ? outcome.value : undefined;
-      if (!r?.ok) {
-        const bytes = Buffer.byteLength(input, "utf8");
-        const why = r
-          ? `${r.code}: ${r.message}`
-          : outcome.ok
-            ? "unreachable"
-            : outcome.why === "timeout"
-              ? `timeout: took longer than ${outcome.budgetMs} ms`
-              : `internal_error: ${outcome.message}`;
-        const tokens = r?.inputTokens !== undefined ? `${r.inputTokens}` : `about ${roughTokens(input)}`;
-        return {
-          text: input,
-          notes: [
-            `[caveman: not encoded (${why}); input returned unchanged; ${bytes} bytes; ${tokens} tokens]`,
-          ],
-        };
+      if (outcome.ok && outcome.value.ok) {
+        return { text: outcome.value.output, notes: [sizes("TOON", outcome.value)] };
       }
-      return { text: r.output, notes: [sizes("TOON", r)] };
+      const bytes = Buffer.byteLength(input, "utf8");
+      const { why, tokens } = notEncoded(outcome, input);
+      return {
+        text: input,
+        notes: [
+          `[caveman: not encoded (${why}); input returned unchanged; ${bytes} bytes; ${tokens} tokens]`,
+        ],
+      };
     },
   });
+}
+
+/** Why encode passed its input through, and the input's token count ("about" when the engine gave none). */
+function notEncoded(outcome: EngineOutcome<ToonAnswer>, input: string): { why: string; tokens: string } {
+  if (!outcome.ok) {
+    const why =
+      outcome.why === "timeout"
+        ? `timeout: took longer than ${outcome.budgetMs} ms`
+        : `internal_error: ${outcome.message}`;
+    return { why, tokens: `about ${roughTokens(input)}` };
+  }
+  const r = outcome.value;
+  if (r.ok) return { why: "internal_error: encoded but not returned", tokens: String(r.tokensIn) };
+  return { why: `${r.code}: ${r.message}`, tokens: String(r.inputTokens ?? `about ${roughTokens(input)}`) };
 }
 
 export function toonDecodeTool(engine: Engine): ToolSpec {

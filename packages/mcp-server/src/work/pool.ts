@@ -320,7 +320,7 @@ export class EnginePool implements Engine {
       slot.lastError = err.message;
     });
     worker.on("exit", (code) => this.#onExit(slot, code));
-    worker.unref();
+    // A starting worker keeps the process alive (a one-shot CLI call waits for it); an idle one does not.
   }
 
   #onMessage(slot: Slot, msg: WorkerMessage): void {
@@ -329,10 +329,13 @@ export class EnginePool implements Engine {
       clearTimeout(slot.bootTimer);
       for (const p of this.#queue) this.#armWait(p);
       this.#pump();
+      if (!slot.current) slot.worker.unref();
       return;
     }
     const p = slot.current;
     if (!p || p.id !== msg.id) return;
+    if (!msg.ok)
+      this.#logger?.warn(`the engine failed on ${p.job.op} (input passed through): ${msg.message}`);
     this.#finish(p, msg.ok ? { ok: true, value: msg.answer } : failure("failed", p.budgetMs, msg.message));
   }
 

@@ -1,0 +1,114 @@
+// Hostile inputs over raw stdio: per input, the time to the caveman_compress result, the worst
+// ping answer while it runs (a ping every 20 ms), what came back (compressed, or passed through
+// and why) and the server's peak RSS (VmHWM, whole process, workers included; Linux only). Each
+// row runs in a fresh server so the peak is that input's own. A baseline binary (another build,
+// e.g. main's, given as CAVEMAN_BENCH_BASELINE_CLI) runs the same rows in the same run, so before
+// and after are comparable; its rows are cut off at `capMs`.
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+
+const MIB = 1024 * 1024;
+
+function randomLetters(n, seed) {
+  let x = seed;
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    x = (x * 1103515245 + 12345) & 0x7fffffff;
+    out.push(String.fromCharCode(97 + (x % 26)));
+  }
+  return out.join("");
+}
+
+function jsFunctions(n) {
+  return Array.from({ length: n }, (_, i) => `function f${i}(a, b) { return a * ${i} + b; }`).join("\n");
+}
+
+export const HOSTILE_INPUTS = [
+  { name: "[ x 250,000", input: () => "[".repeat(250_000) },
+  {
+    name: "3 lines x 80,000 random letters",
+    input: () => [1, 2, 3].map((s) => randomLetters(80_000, s)).join("\n"),
+  },
+  { name: "80,000 one-line JS functions", input: () => jsFunctions(80_000) },
+  { name: "40,000 one-line JS functions", input: () => jsFunctions(40_000) },
+];
+
+function peakRssMb(pid) {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Math.round(Number(m[1]) / 1024) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** One input in a fresh server: time to result, worst ping, outcome, peak RSS. */
+export async function hostileRow({ cli, env, args = [], input, capMs }) {
+  const child = spawn(process.execPath, [cli, ...args], { env, stdio: ["pipe", "pipe", "ignore"] });
+  const waiting = new Map(); // id -> { sent, resolve }
+  let buf = "";
+  child.stdout.setEncoding("utf8");
+  child.stdout.on("data", (chunk) => {
+    buf += chunk;
+    for (let nl = buf.indexOf("\n"); nl >= 0; nl = buf.indexOf("\n")) {
+      const line = buf.slice(0, nl);
+      buf = buf.slice(nl + 1);
+      // Only the compress answer is large; small lines are parsed, the large one is matched.
+      const id = line.length < 4096 ? JSON.parse(line).id : 10;
+      const w = waiting.get(id);
+      if (w) {
+        waiting.delete(id);
+        w.resolve({ at: performance.now(), line });
+      }
+    }
+  });
+  const request = (id, method, params) =>
+    new Promise((resolve) => {
+      waiting.set(id, { resolve });
+      child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
+    });
+  await request(1, "initialize", {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "bench", version: "1" },
+  });
+  child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+  await request(2, "ping", {});
+
+  const t0 = performance.now();
+  let done;
+  const call = request(10, "tools/call", { name: "caveman_compress", arguments: { input } }).then((r) => {
+    done = r;
+  });
+  let worstPingMs = 0;
+  let pings = 0;
+  let pingId = 100;
+  const cap = new Promise((r) => setTimeout(r, capMs));
+  let capped = false;
+  void cap.then(() => {
+    capped = true;
+  });
+  while (!done && !capped) {
+    const sent = performance.now();
+    const answer = await Promise.race([request(pingId++, "ping", {}), cap]);
+    // Every ping counts, also one answered only after the result (the engine held the loop).
+    worstPingMs = Math.max(worstPingMs, (answer ? answer.at : performance.now()) - sent);
+    if (answer) pings++;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  if (!done) await Promise.race([call, cap]);
+  const resultMs = done ? done.at - t0 : null;
+  const rssMb = peakRssMb(child.pid);
+  let outcome = "no answer";
+  if (done) {
+    const m = /not compressed \(([a-z_]+)\)/.exec(done.line);
+    outcome = m ? `passed (${m[1]})` : /retrieve ccr_/.test(done.line) ? "compressed" : "other";
+  } else outcome = `still running at ${Math.round(capMs / 1000)} s`;
+  child.kill("SIGKILL");
+  await new Promise((r) => child.once("exit", r));
+  return { resultMs, worstPingMs: Math.round(worstPingMs * 10) / 10, pings, outcome, peakRssMb: rssMb };
+}
+
+export function sizeMb(s) {
+  return Math.round((Buffer.byteLength(s, "utf8") / MIB) * 100) / 100;
+}
