@@ -31,7 +31,18 @@ export const HOSTILE_INPUTS = [
   },
   { name: "80,000 one-line JS functions", input: () => jsFunctions(80_000) },
   { name: "40,000 one-line JS functions", input: () => jsFunctions(40_000) },
+  // Not slow for the engine: the largest ordinary input under the 16 MiB cap, to show what stays
+  // on the main thread (parsing the request, hashing, storing, writing the answer).
+  { name: "250,000 log lines (near the cap)", input: () => logLines(250_000) },
 ];
+
+function logLines(n) {
+  return Array.from(
+    { length: n },
+    (_, i) =>
+      `2026-01-01T00:00:${String(i % 60).padStart(2, "0")}Z INFO worker ${i % 9} handled request ${i} in ${i % 500} ms`,
+  ).join("\n");
+}
 
 function peakRssMb(pid) {
   try {
