@@ -23,6 +23,8 @@ export interface Flags {
   maxInboundBytes?: string;
   maxResultBytes?: string;
   engineTimeoutMs?: string;
+  ccrUrl?: string;
+  ccrNamespace?: string;
 }
 
 const VALUE_FLAGS = new Set([
@@ -35,6 +37,8 @@ const VALUE_FLAGS = new Set([
   "--max-inbound-bytes",
   "--max-result-bytes",
   "--engine-timeout-ms",
+  "--ccr-url",
+  "--ccr-namespace",
   "--query",
   "--hint",
 ]);
@@ -76,6 +80,8 @@ export function parseArgs(argv: string[]): { command: Command; flags: Flags } {
   flags.maxInboundBytes = values.get("--max-inbound-bytes");
   flags.maxResultBytes = values.get("--max-result-bytes");
   flags.engineTimeoutMs = values.get("--engine-timeout-ms");
+  flags.ccrUrl = values.get("--ccr-url");
+  flags.ccrNamespace = values.get("--ccr-namespace");
   flags.ephemeral = bools.has("--ephemeral");
   const json = bools.has("--json");
   const query = values.get("--query");

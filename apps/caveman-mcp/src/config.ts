@@ -5,7 +5,7 @@
 import { statSync } from "node:fs";
 import { homedir as osHomedir, tmpdir as osTmpdir } from "node:os";
 import { delimiter, isAbsolute, resolve } from "node:path";
-import { resolveStoreLocation } from "@caveman/ccr-store";
+import { isCcrStoreError, parseTeamUrl, resolveStoreLocation, type TeamUrl } from "@caveman/ccr-store";
 import { defaultChipDir } from "@caveman/chip-store";
 import { DEFAULT_ENGINE_TIMEOUT_MS, type ToolFamily } from "@caveman/mcp-server";
 import { type Command, parseArgs } from "./args.js";
@@ -26,6 +26,8 @@ export interface Config {
   engineTimeoutMs: number;
   /** Absolute path of a prebuilt better_sqlite3.node (`CAVEMAN_SQLITE_BINDING`, set by the launcher). */
   sqliteBinding: string | undefined;
+  /** The team store (`--ccr-url`), password included: show only `team.url.masked`. */
+  team: { url: TeamUrl; tlsCaFile: string | undefined } | undefined;
   /** Where each setting came from, for `doctor`. */
   sources: Record<string, "flag" | "env" | "default">;
 }
@@ -129,6 +131,12 @@ export function loadConfig(input: ConfigInput): { command: Command; config: Conf
     MAX_ENGINE_TIMEOUT_MS,
   );
   const sqliteBinding = nativeBinding(pick("sqliteBinding", undefined, "CAVEMAN_SQLITE_BINDING"));
+  const team = teamStore(
+    pick("team", flags.ccrUrl, "CAVEMAN_CCR_URL"),
+    pick("teamNamespace", flags.ccrNamespace, "CAVEMAN_CCR_NAMESPACE"),
+    pick("teamPassword", undefined, "CAVEMAN_CCR_PASSWORD"),
+    pick("teamTlsCa", undefined, "CAVEMAN_CCR_TLS_CA"),
+  );
   return {
     command,
     config: {
@@ -142,6 +150,7 @@ export function loadConfig(input: ConfigInput): { command: Command; config: Conf
       maxResultBytes,
       engineTimeoutMs,
       sqliteBinding,
+      team,
       sources,
     },
   };
@@ -176,6 +185,45 @@ function nativeBinding(raw: string | undefined): string | undefined {
   }
   if (!isFile) throw new ConfigError(`${source}: ${raw} is not a file`);
   return raw;
+}
+
+/** The team store settings, validated now so a bad URL stops the start (exit 2), not a tool call. */
+function teamStore(
+  url: string | undefined,
+  namespace: string | undefined,
+  password: string | undefined,
+  tlsCa: string | undefined,
+): Config["team"] {
+  if (url === undefined) {
+    if (namespace !== undefined)
+      throw new ConfigError("--ccr-namespace / CAVEMAN_CCR_NAMESPACE needs a team store URL (--ccr-url)");
+    return undefined;
+  }
+  let parsed: TeamUrl;
+  try {
+    parsed = parseTeamUrl(url.trim(), {
+      ...(namespace !== undefined ? { namespace: namespace.trim() } : {}),
+      ...(password !== undefined ? { password } : {}),
+    });
+  } catch (err) {
+    if (!isCcrStoreError(err)) throw err;
+    throw new ConfigError(`--ccr-url / CAVEMAN_CCR_URL: ${err.message.replace(/^invalid_config: /, "")}`, {
+      cause: err,
+    });
+  }
+  if (tlsCa !== undefined) {
+    const source = "CAVEMAN_CCR_TLS_CA";
+    if (!isAbsolute(tlsCa))
+      throw new ConfigError(`${source}: "${tlsCa}" must be an absolute path to a PEM file`);
+    try {
+      if (!statSync(tlsCa).isFile()) throw new ConfigError(`${source}: ${tlsCa} is not a file`);
+    } catch (err) {
+      if (err instanceof ConfigError) throw err;
+      throw new ConfigError(`${source}: ${tlsCa} does not exist`, { cause: err });
+    }
+    if (!parsed.tls) throw new ConfigError(`${source} is set but the team store URL is not rediss:// (TLS)`);
+  }
+  return { url: parsed, tlsCaFile: tlsCa };
 }
 
 function parseFamilies(raw: string, source: string): ToolFamily[] {

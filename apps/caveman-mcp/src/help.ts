@@ -26,9 +26,15 @@ Options (flag, then environment variable; flags win):
   --engine-timeout-ms N    CAVEMAN_ENGINE_TIMEOUT_MS      engine time per call up to 1 MiB of input,
                                                           then per MiB, at most 8x (default 4000);
                                                           past it compress returns the input unchanged
+  --ccr-url URL            CAVEMAN_CCR_URL                team store, redis://[user:pass@]host[:port][/db]
+                                                          or rediss:// (TLS); settings in the query:
+                                                          ?namespace=N&idle=7d&max_age=30d&max_bytes=32MiB
+  --ccr-namespace NAME     CAVEMAN_CCR_NAMESPACE          team store namespace (default: the URL's, else "default")
 
 Environment only:
   CAVEMAN_SQLITE_BINDING   absolute path of a prebuilt better_sqlite3.node (set by the npx launcher)
+  CAVEMAN_CCR_PASSWORD     team store password (instead of putting it in the URL)
+  CAVEMAN_CCR_TLS_CA       absolute path of a PEM file with the CA of a rediss:// server's certificate
 
 Exit codes: 0 success, 1 failure (unknown handle, failed check), 2 bad usage or configuration.
 `;

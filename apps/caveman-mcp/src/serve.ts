@@ -7,6 +7,7 @@ import { createCavemanTools, EnginePool, Session, startServer } from "@caveman/m
 import type { Config } from "./config.js";
 import { stderrLogger } from "./logger.js";
 import { openEditor, openStores } from "./stores.js";
+import { describeTeam } from "./team.js";
 import { VERSION } from "./version.js";
 
 export async function serve(config: Config): Promise<number> {
@@ -34,7 +35,7 @@ export async function serve(config: Config): Promise<number> {
     families: config.families,
     session,
     engine,
-    ccr: stores.ccr,
+    ccr: stores.originals,
     store: stores.store,
     chips: stores.chips,
     ...(config.families.includes("edit") ? { editor: openEditor(config, stores.journalDir) } : {}),
@@ -70,7 +71,7 @@ export async function serve(config: Config): Promise<number> {
       ? stores.store.path
       : `memory${stores.store.fallback ? " (fallback)" : ""}`;
   logger.info(
-    `${VERSION} serving MCP on stdio; store ${where}; chips ${config.chipDir}; roots ${config.roots.join(", ")}; ${tools.length} tools`,
+    `${VERSION} serving MCP on stdio; store ${where}${stores.team ? `; team ${describeTeam(stores.team)}` : ""}; chips ${config.chipDir}; roots ${config.roots.join(", ")}; ${tools.length} tools`,
   );
   await handle.closed;
   await engine.close();

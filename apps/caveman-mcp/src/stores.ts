@@ -5,16 +5,27 @@
 import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { type CcrStore, openMemoryStore } from "@caveman/ccr-store";
+import {
+  type CcrStore,
+  openMemoryStore,
+  openTieredStore,
+  type TeamStore,
+  type TieredStore,
+} from "@caveman/ccr-store";
 import { openSqliteStore } from "@caveman/ccr-store/sqlite";
 import { type ChipStore, isChipStoreError, openChipStore } from "@caveman/chip-store";
 import { createEditor, type Editor } from "@caveman/edit-ops";
 import type { Logger, StoreInfo } from "@caveman/mcp-server";
 import type { Config } from "./config.js";
 import { ConfigError } from "./errors.js";
+import { openTeam } from "./team.js";
 
 export interface Stores {
+  /** The local store (SQLite, or memory). */
   ccr: CcrStore;
+  /** What the tools use: the local store first, then the team store when `--ccr-url` names one. */
+  originals: TieredStore;
+  team: TeamStore | undefined;
   store: StoreInfo;
   chips: ChipStore;
   chipsPersisted: boolean;
@@ -90,6 +101,8 @@ export function openChips(config: Config, logger: Logger): { chips: ChipStore; p
 
 export function openStores(config: Config, logger: Logger): Stores {
   const { ccr, store } = openCcr(config, logger);
+  const team = openTeam(config, logger);
+  const originals = openTieredStore({ local: ccr, team, logger });
   const { chips, persisted } = openChips(config, logger);
   // The undo journal lives beside the chips (the chip store ignores names that are not chip
   // files); when the chip directory is unusable it gets a private temp directory instead.
@@ -102,12 +115,19 @@ export function openStores(config: Config, logger: Logger): Stores {
   }
   return {
     ccr,
+    originals,
+    team,
     store,
     chips,
     chipsPersisted: persisted,
     journalDir,
     close() {
-      for (const close of [() => chips.close(), () => ccr.close()]) {
+      // originals.close() closes the local store at once; the team link's goodbye is not waited for.
+      const closeOriginals = () =>
+        void originals
+          .close()
+          .catch((err: unknown) => logger.warn(`closing a store failed: ${message(err)}`));
+      for (const close of [() => chips.close(), closeOriginals]) {
         try {
           close();
         } catch (err) {

@@ -1,15 +1,24 @@
-// One benchmark process: opens the store, makes `count` distinct originals of `size` bytes, then
-// waits for "go" on stdin before each phase (puts, then gets) so that two workers run each phase
-// at the same time. Reports each phase's timing as one JSON line on stdout.
+// One benchmark process: opens a store (memory, SQLite or the Redis team store, each through
+// the asynchronous contract), makes `count` distinct originals of `size` bytes, then waits for
+// "go" on stdin before each phase (puts, then gets) so that several workers run each phase at
+// the same time. Reports each phase's timing as one JSON line on stdout.
 import { randomBytes } from "node:crypto";
 import { createInterface } from "node:readline";
 import { measure } from "@caveman/bench";
+import { openMemoryStore, toAsync } from "../dist/index.js";
+import { openRedisStore } from "../dist/redis.js";
 import { openSqliteStore } from "../dist/sqlite.js";
 
-const [path, sizeArg, countArg] = process.argv.slice(2);
+const [backend, target, sizeArg, countArg] = process.argv.slice(2);
 const size = Number(sizeArg);
 const count = Number(countArg);
-const store = openSqliteStore({ path });
+const openers = {
+  memory: () => toAsync(openMemoryStore()),
+  sqlite: () => toAsync(openSqliteStore({ path: target })),
+  redis: () => openRedisStore({ url: target, commandTimeoutMs: 10_000 }),
+};
+const store = openers[backend]();
+if (backend === "redis") await store.ready(10_000);
 const originals = Array.from({ length: count }, () => new Uint8Array(randomBytes(size)));
 const handles = [];
 const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
@@ -18,23 +27,17 @@ const go = async () => {
   say({ ready: true });
   await lines.next();
 };
+const exact = { iterations: count, warmup: 0, minMs: Number.POSITIVE_INFINITY };
 
 await go();
 let p = 0;
-const puts = await measure(() => handles.push(store.put(originals[p++]).handle), {
-  iterations: count,
-  warmup: 0,
-  minMs: Number.POSITIVE_INFINITY,
-});
+const puts = await measure(async () => handles.push((await store.put(originals[p++])).handle), exact);
 say({ phase: "put", ...puts });
 await go();
 let g = 0;
-const gets = await measure(
-  () => {
-    if (store.get(handles[(g++ * 7919) % count]) === null) throw new Error("lost a handle");
-  },
-  { iterations: count, warmup: 0, minMs: Number.POSITIVE_INFINITY },
-);
+const gets = await measure(async () => {
+  if ((await store.get(handles[(g++ * 7919) % count])) === null) throw new Error("lost a handle");
+}, exact);
 say({ phase: "get", ...gets });
-store.close();
+await store.close();
 process.exit(0);

@@ -29,7 +29,11 @@ export type CcrStoreErrorCode =
   /** Another process held the database lock for longer than the busy timeout. */
   | "store_busy"
   /** The store was used after close(). */
-  | "store_closed";
+  | "store_closed"
+  /** The handle was stored but its lifetime (idle window or maximum age) ran out; terminal. */
+  | "handle_expired"
+  /** A remote store (the team store) cannot be reached or refused us; the message says what to do. */
+  | "store_unavailable";
 
 /** A typed failure of the CCR store. */
 export class CcrStoreError extends Error {

@@ -50,7 +50,7 @@ export interface CcrRecord {
 
 /** Figures for the whole store (all processes sharing it). */
 export interface CcrStats {
-  backend: "sqlite" | "memory";
+  backend: "sqlite" | "memory" | "redis";
   entries: number;
   /** Bytes of originals held; this is what the budget counts. */
   bytes: number;

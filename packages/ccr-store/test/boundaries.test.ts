@@ -1,5 +1,6 @@
-// Package boundaries, proved on the sources: no network/child_process/env/cwd/console in src/,
-// and the root entry's import graph never reaches the native better-sqlite3.
+// Package boundaries, proved on the sources: no network/child_process/env/cwd/console in src/
+// except the team store's one connection module, and the root entry's import graph never reaches
+// the native better-sqlite3 nor the network code.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -12,9 +13,13 @@ const importsOf = (file: string): string[] =>
   [...readFileSync(file, "utf8").matchAll(/(?:from|import)\s*\(?\s*"([^"]+)"/g)].map((m) => m[1]!);
 
 describe("source boundaries", () => {
-  it("imports no network or process-spawning module and calls no fetch", () => {
-    const banned = /^(node:)?(net|http|https|http2|dgram|tls|child_process)$/;
+  it("imports no network or process-spawning module and calls no fetch, but in the team store's connection", () => {
+    const banned =
+      /^(node:)?(net|http|https|http2|dgram|tls|child_process)$|^(ioredis|iovalkey|redis|@redis\/client)$/;
+    const allowed = join("redis", "connection.ts");
+    expect(importsOf(join(SRC, allowed))).toContain("ioredis");
     for (const file of sources) {
+      if (relative(SRC, file) === allowed) continue;
       expect(
         importsOf(file).filter((s) => banned.test(s)),
         relative(SRC, file),
@@ -30,13 +35,17 @@ describe("source boundaries", () => {
     }
   });
 
-  it("keeps better-sqlite3 out of everything the root entry imports", () => {
+  it("keeps better-sqlite3 and the network code out of everything the root entry imports", () => {
     const seen = new Set<string>();
     const visit = (file: string): void => {
       if (seen.has(file)) return;
       seen.add(file);
       for (const spec of importsOf(file)) {
         expect(spec, `${relative(SRC, file)} imports ${spec}`).not.toBe("better-sqlite3");
+        expect(spec, `${relative(SRC, file)} imports ${spec}`).not.toBe("ioredis");
+        expect(resolve(dirname(file), spec), `${relative(SRC, file)} imports ${spec}`).not.toContain(
+          join(SRC, "redis"),
+        );
         if (spec.startsWith(".")) visit(resolve(dirname(file), spec.replace(/\.js$/, ".ts")));
       }
     };
@@ -46,7 +55,7 @@ describe("source boundaries", () => {
   });
 
   it("lists public exports one by one", () => {
-    for (const entry of ["index.ts", "sqlite.ts"]) {
+    for (const entry of ["index.ts", "sqlite.ts", "redis.ts"]) {
       expect(readFileSync(join(SRC, entry), "utf8")).not.toMatch(/export \*/);
     }
   });

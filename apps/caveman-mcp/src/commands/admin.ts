@@ -6,6 +6,7 @@ import type { Command } from "../args.js";
 import type { Config } from "../config.js";
 import { stderrLogger } from "../logger.js";
 import { openStores } from "../stores.js";
+import { checkTeam } from "../team.js";
 import { type Io, writeOut } from "./io.js";
 
 export async function runStats(
@@ -17,7 +18,12 @@ export async function runStats(
   try {
     const ccr = stores.ccr.stats();
     const chips = stores.chips.list().length;
-    const out = { store: { ...stores.store, ...ccr }, chips: { dir: config.chipDir, count: chips } };
+    const team = stores.team ? await checkTeam(stores.team) : undefined;
+    const out = {
+      store: { ...stores.store, ...ccr },
+      chips: { dir: config.chipDir, count: chips },
+      ...(team ? { team } : {}),
+    };
     if (command.json) await writeOut(io, `${JSON.stringify(out)}\n`);
     else {
       const where = stores.store.path ?? "memory";
@@ -25,7 +31,8 @@ export async function runStats(
         io,
         `store    ${ccr.backend} ${where}${stores.store.fallback ? ` (fallback: ${stores.store.fallback})` : ""}\n` +
           `entries  ${ccr.entries} (${ccr.bytes} bytes of ${ccr.budgetBytes}, ${ccr.hits} hits)\n` +
-          `chips    ${chips} in ${config.chipDir}\n`,
+          `chips    ${chips} in ${config.chipDir}\n` +
+          (team ? `team     ${team.detail}\n` : ""),
       );
     }
     return 0;

@@ -5,6 +5,7 @@ import { accessSync, constants, statSync } from "node:fs";
 import type { Command } from "../args.js";
 import type { Config } from "../config.js";
 import { openStores } from "../stores.js";
+import { checkTeam } from "../team.js";
 import { VERSION } from "../version.js";
 import { type Io, writeOut } from "./io.js";
 
@@ -49,6 +50,7 @@ export async function runDoctor(
       }
     } else chipDetail += " cannot be created; chips would be memory-only";
     checks.push({ ok: chipOk, what: "chip dir", detail: chipDetail });
+    if (stores.team) checks.push({ what: "team store", ...(await checkTeam(stores.team)) });
   } finally {
     stores.close();
   }
@@ -76,6 +78,15 @@ export async function runDoctor(
     max_inbound_bytes: config.maxInboundBytes,
     max_result_bytes: config.maxResultBytes,
     engine_timeout_ms: config.engineTimeoutMs,
+    // Never the password: the URL is shown masked.
+    team: config.team
+      ? {
+          url: config.team.url.masked,
+          namespace: config.team.url.namespace,
+          password: config.team.url.password === undefined ? null : "***",
+          tls_ca: config.team.tlsCaFile ?? null,
+        }
+      : null,
     sources: config.sources,
   };
   const allOk = checks.every((c) => c.ok);

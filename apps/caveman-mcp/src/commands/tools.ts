@@ -50,7 +50,7 @@ export async function runToolCommand(
     const session = new Session();
     if (command.name === "compress") {
       const report = await compressInput(
-        { ccr: stores.ccr, session, store: stores.store, engine },
+        { ccr: stores.originals, session, store: stores.store, engine },
         {
           input: readInput(command.file),
           ...(command.hint ? { hint: command.hint } : {}),
@@ -75,7 +75,7 @@ export async function runToolCommand(
     const tools = createCavemanTools({
       families: ["compress"],
       session,
-      ccr: stores.ccr,
+      ccr: stores.originals,
       store: stores.store,
       engine,
     });

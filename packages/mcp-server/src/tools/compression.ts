@@ -5,7 +5,7 @@
 // cites. Compress is a text tool (the output, then one note with kind, ratio, tokens and handle);
 // stats is a data tool (its figures are the payload). The engine runs through `deps.engine`, under
 // a deadline: past it the input comes back unchanged with reason `timeout` and nothing is stored.
-import type { CcrStore } from "@caveman/ccr-store";
+import type { AnyCcrStore } from "@caveman/ccr-store";
 import { computeHandle } from "@caveman/ccr-store";
 import { z } from "zod";
 import type { TextOutcome } from "../contract.js";
@@ -25,7 +25,8 @@ export interface StoreInfo {
 }
 
 export interface CompressionDeps {
-  ccr: CcrStore;
+  /** A local store, or the tiered store (local first, then the team store). */
+  ccr: AnyCcrStore;
   session: Session;
   store: StoreInfo;
   engine: Engine;
@@ -121,7 +122,7 @@ export async function compressInput(
     });
   }
   try {
-    deps.ccr.put(input, {
+    await deps.ccr.put(input, {
       kind: result.kind,
       producer: hint,
       tokensIn: result.tokensIn,
@@ -185,15 +186,17 @@ export function statsTool(deps: CompressionDeps): ToolSpec {
       saved_tokens_net: z.number(),
     }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
-    run: () => {
+    run: async () => {
       const stats = deps.session.stats();
       const store: Record<string, unknown> = { backend: deps.store.backend };
       if (deps.store.path) store.path = deps.store.path;
       if (deps.store.fallback) store.fallback = deps.store.fallback;
       try {
-        const s = deps.ccr.stats();
+        const s = await deps.ccr.stats();
         store.entries = s.entries;
         store.bytes = s.bytes;
+        // The tiered store adds its team link (URL with the password masked).
+        if ("team" in s && s.team) store.team = s.team;
       } catch (err) {
         store.error = toWireError(err)?.code ?? "cave_store_failed";
       }

@@ -1,7 +1,7 @@
 // The twelve tools, by family. Contract: `createCavemanTools` returns only the tools of the
 // requested families whose dependencies were given — a family is never half-registered and no
 // tool is ever a stub.
-import type { CcrStore } from "@caveman/ccr-store";
+import type { AnyCcrStore } from "@caveman/ccr-store";
 import type { ChipStore } from "@caveman/chip-store";
 import type { Editor } from "@caveman/edit-ops";
 import type { ToolFamily, ToolSpec } from "../registry.js";
@@ -17,7 +17,7 @@ export interface CavemanToolsOptions {
   families: readonly ToolFamily[];
   session: Session;
   /** Needed by the compression family. */
-  ccr?: CcrStore;
+  ccr?: AnyCcrStore;
   store?: StoreInfo;
   /** Where the compression family runs the engine (default: inline, no deadline; the server passes an EnginePool). */
   engine?: Engine;

@@ -1,13 +1,15 @@
 // caveman_retrieve. Contract: fail-closed — a handle that is not one, or is not in the store, is
 // `cave_unknown_handle`, never a made-up payload; what comes back is the stored original verified
 // against its handle (byte-exact when no query narrows it), or a narrowed view of whole units with
-// gap markers. The session ledger answers repeats with a pointer and, after the distinct-query
-// limit, returns the full original once and says so. Exempt from the result size cap. A text tool:
-// the original or view is the first block, byte-exact, and any note follows in its own block, so an
-// original goes over the wire once. Narrowing runs through `deps.engine` under a deadline; past it,
-// or if the engine fails, the full original comes back with a note saying so — never less than
-// was asked for, never a guess.
-import type { CcrStore } from "@caveman/ccr-store";
+// gap markers. With a team store behind the local one, a handle that lived there and ran out is
+// `cave_handle_expired`, and one that only the team store could answer while it is away is
+// `cave_store_unavailable` (both from the store's own errors). The session ledger answers repeats
+// with a pointer and, after the distinct-query limit, returns the full original once and says so.
+// Exempt from the result size cap. A text tool: the original or view is the first block,
+// byte-exact, and any note follows in its own block, so an original goes over the wire once.
+// Narrowing runs through `deps.engine` under a deadline; past it, or if the engine fails, the full
+// original comes back with a note saying so — never less than was asked for, never a guess.
+import type { AnyCcrStore } from "@caveman/ccr-store";
 import { computeHandle, originalText, parseHandle } from "@caveman/ccr-store";
 import { z } from "zod";
 import type { TextOutcome } from "../contract.js";
@@ -19,12 +21,15 @@ import type { Engine } from "../work/pool.js";
 import { countTokensWithin } from "../work/tokens.js";
 
 export interface RetrieveDeps {
-  ccr: CcrStore;
+  ccr: AnyCcrStore;
   session: Session;
   engine: Engine;
 }
 
-function load(ccr: CcrStore, raw: string): { handle: string; text: string; kind: string | null } {
+async function load(
+  ccr: AnyCcrStore,
+  raw: string,
+): Promise<{ handle: string; text: string; kind: string | null }> {
   const handle = parseHandle(raw);
   if (!handle) {
     throw new McpServerError(
@@ -32,7 +37,7 @@ function load(ccr: CcrStore, raw: string): { handle: string; text: string; kind:
       `"${raw.slice(0, 80)}" is not a recovery handle (expected ccr_<32 hex>)`,
     );
   }
-  const record = ccr.get(handle);
+  const record = await ccr.get(handle);
   if (!record) {
     throw new McpServerError(
       "cave_unknown_handle",
@@ -67,7 +72,7 @@ export function retrieveTool(deps: RetrieveDeps): ToolSpec {
     }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
     run: async ({ recovery_handle, query }, ctx): Promise<TextOutcome> => {
-      const { handle, text, kind } = load(deps.ccr, recovery_handle);
+      const { handle, text, kind } = await load(deps.ccr, recovery_handle);
       const q = (query ?? "").trim();
       const plan = deps.session.planRetrieve(handle, q);
       if (plan.kind === "repeat" || plan.kind === "already_full") {

@@ -1,0 +1,254 @@
+// The one module that talks to the network: a single ioredis connection to the configured team
+// store and nothing else. Contract: it never blocks the event loop and never waits without a
+// bound — commands fail after `commandTimeoutMs`, a command issued while the link is down waits
+// at most that long for the reconnect, and reconnects back off exponentially (with jitter) up to
+// `maxBackoffMs`, forever, so a long outage heals by itself. No offline queue: nothing piles up in
+// memory while Redis is away. Every failure comes out as a CcrStoreError (store_unavailable with
+// what to do, store_full for an out-of-memory server); the password is never part of a message.
+// State changes (first contact, lost, back) are reported once each through `onState`.
+import { readFileSync } from "node:fs";
+import { isIP } from "node:net";
+import { Redis, type RedisOptions } from "ioredis";
+import { CcrStoreError } from "../errors.js";
+import type { TeamLinkState } from "../team.js";
+import type { TeamUrl } from "../teamUrl.js";
+import { GET_LUA, HAS_LUA, PUT_LUA, QUARANTINE_LUA } from "./scripts.js";
+
+export interface TeamConnectionOptions {
+  url: TeamUrl;
+  /** Bound on every command, and on the wait for a reconnect before one. Default 2000 ms. */
+  commandTimeoutMs?: number;
+  /** Bound on one TCP/TLS connect. Default 2000 ms. */
+  connectTimeoutMs?: number;
+  /** Longest pause between reconnect attempts. Default 2000 ms. */
+  maxBackoffMs?: number;
+  /** PEM bundle of extra certificate authorities for rediss:// (a private CA). */
+  tlsCaFile?: string;
+  /** Called on each state change with a one-line reason (masked URL, never the password). */
+  onState?: (state: TeamLinkState, detail: string) => void;
+}
+
+interface ScriptedRedis {
+  ccrPutBuffer(...args: Array<string | Buffer | Uint8Array>): Promise<number>;
+  ccrGetBuffer(...args: Array<string | Buffer>): Promise<Buffer[]>;
+  ccrHasBuffer(...args: Array<string | Buffer>): Promise<number>;
+  ccrQuarantineBuffer(...args: string[]): Promise<number>;
+}
+
+/** A live link to the team store; every method is bounded in time and rejects with CcrStoreError. */
+export interface TeamConnection {
+  readonly state: TeamLinkState;
+  /** The last connection error, one line, or null. */
+  readonly lastError: string | null;
+  /** Resolves once the link is ready; rejects with store_unavailable after `ms`. */
+  whenReady(ms: number): Promise<void>;
+  put(keys: [string, string], args: Array<string | Uint8Array>): Promise<number>;
+  get(keys: [string, string], args: string[]): Promise<Buffer[]>;
+  has(keys: [string, string], args: string[]): Promise<boolean>;
+  quarantine(keys: [string, string], sha1: string): Promise<void>;
+  /** Every key matching `pattern` (SCAN, so the server is never blocked). */
+  scan(pattern: string): Promise<string[]>;
+  /** HMGET on many keys in one pipeline. */
+  fields(keys: string[], names: string[]): Promise<Array<Array<string | null>>>;
+  /** PING round trip and the server's name and version (INFO server). */
+  probe(): Promise<{ server: string; version: string }>;
+  close(): Promise<void>;
+}
+
+export function openTeamConnection(opts: TeamConnectionOptions): TeamConnection {
+  const { url } = opts;
+  const commandTimeoutMs = opts.commandTimeoutMs ?? 2000;
+  const maxBackoffMs = opts.maxBackoffMs ?? 2000;
+  const where = url.masked;
+  let state: TeamLinkState = "connecting";
+  let lastError: string | null = null;
+  let everReady = false;
+  const waiters = new Set<() => void>();
+
+  const options: RedisOptions = {
+    host: url.host,
+    port: url.port,
+    db: url.db,
+    ...(url.username !== undefined ? { username: url.username } : {}),
+    ...(url.password !== undefined ? { password: url.password } : {}),
+    ...(url.tls
+      ? {
+          tls: {
+            // SNI takes host names only (RFC 6066); an IP address is checked against the certificate as is.
+            ...(isIP(url.host) === 0 ? { servername: url.host } : {}),
+            ...(opts.tlsCaFile ? { ca: readFileSync(opts.tlsCaFile) } : {}),
+          },
+        }
+      : {}),
+    connectionName: `caveman-mcp:${url.namespace}`,
+    connectTimeout: opts.connectTimeoutMs ?? 2000,
+    commandTimeout: commandTimeoutMs,
+    // RESP2 keeps script replies plain arrays of bulk strings, the same on Redis and Valkey.
+    protocol: 2,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    lazyConnect: true,
+    retryStrategy: (times) =>
+      Math.min(100 * 2 ** Math.min(times - 1, 10), maxBackoffMs) + Math.floor(Math.random() * 100),
+  };
+  const client = new Redis(options);
+  client.defineCommand("ccrPut", { numberOfKeys: 2, lua: PUT_LUA });
+  client.defineCommand("ccrGet", { numberOfKeys: 2, lua: GET_LUA });
+  client.defineCommand("ccrHas", { numberOfKeys: 2, lua: HAS_LUA, readOnly: true });
+  client.defineCommand("ccrQuarantine", { numberOfKeys: 2, lua: QUARANTINE_LUA });
+  const scripted = client as unknown as ScriptedRedis;
+
+  const setState = (next: TeamLinkState, detail: string): void => {
+    if (next === state) return;
+    state = next;
+    if (next === "ready") {
+      for (const wake of waiters) wake();
+      waiters.clear();
+    }
+    opts.onState?.(next, detail);
+  };
+  client.on("ready", () => {
+    const wasDown = everReady;
+    everReady = true;
+    lastError = null;
+    setState("ready", wasDown ? `team store ${where} is reachable again` : `team store ${where} connected`);
+  });
+  // Without an "error" listener an EventEmitter error would crash the process.
+  client.on("error", (err: Error) => {
+    lastError = describe(err, url.tls);
+    if (state === "connecting") {
+      setState("down", `team store ${where} is unreachable (${lastError}); retrying`);
+    }
+  });
+  client.on("close", () => {
+    if (state === "ready") setState("down", `team store ${where} connection lost; retrying`);
+  });
+  client.connect().catch(() => {
+    // The "error" listener has recorded why; reconnects continue on their own.
+  });
+
+  const whenReady = (ms: number): Promise<void> => {
+    if (state === "ready") return Promise.resolve();
+    if (state === "closed") return Promise.reject(closedError());
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        waiters.delete(wake);
+        reject(unavailable(where, lastError ?? `no connection within ${ms} ms`));
+      }, ms);
+      const wake = (): void => {
+        clearTimeout(timer);
+        resolve();
+      };
+      waiters.add(wake);
+    });
+  };
+
+  /** Run one command once the link is usable; any failure becomes a typed error. */
+  const run = async <T>(command: () => Promise<T>): Promise<T> => {
+    await whenReady(commandTimeoutMs);
+    try {
+      return await command();
+    } catch (err) {
+      throw fromRedisError(err, where, url.tls);
+    }
+  };
+
+  return {
+    get state() {
+      return state;
+    },
+    get lastError() {
+      return lastError;
+    },
+    whenReady,
+    put: (keys, args) => run(() => scripted.ccrPutBuffer(...keys, ...args)),
+    get: (keys, args) => run(() => scripted.ccrGetBuffer(...keys, ...args)),
+    has: (keys, args) => run(async () => (await scripted.ccrHasBuffer(...keys, ...args)) === 1),
+    quarantine: (keys, sha1) => run(async () => void (await scripted.ccrQuarantineBuffer(...keys, sha1))),
+    scan: (pattern) =>
+      run(async () => {
+        const found: string[] = [];
+        let cursor = "0";
+        do {
+          const [next, keys] = await client.scan(cursor, "MATCH", pattern, "COUNT", 1000);
+          found.push(...keys);
+          cursor = next;
+        } while (cursor !== "0");
+        return found;
+      }),
+    fields: (keys, names) =>
+      run(async () => {
+        if (keys.length === 0) return [];
+        const pipeline = client.pipeline();
+        for (const key of keys) pipeline.hmget(key, ...names);
+        const replies = (await pipeline.exec()) ?? [];
+        return replies.map(([err, value]) => {
+          if (err) throw err;
+          return value as Array<string | null>;
+        });
+      }),
+    probe: () =>
+      run(async () => {
+        await client.ping();
+        const info = await client.info("server");
+        const version =
+          /^valkey_version:(.+)$/m.exec(info)?.[1] ?? /^redis_version:(.+)$/m.exec(info)?.[1] ?? "?";
+        return { server: /^valkey_version:/m.test(info) ? "Valkey" : "Redis", version: version.trim() };
+      }),
+    async close() {
+      if (state === "closed") return;
+      setState("closed", `team store ${where} closed`);
+      for (const wake of waiters) wake();
+      waiters.clear();
+      // QUIT lets in-flight replies arrive; if the server is away it cannot answer, so cut the link.
+      const quit = client.quit().catch(() => undefined);
+      const bound = new Promise((resolve) => setTimeout(resolve, 500).unref());
+      await Promise.race([quit, bound]);
+      client.disconnect();
+    },
+  };
+}
+
+function closedError(): CcrStoreError {
+  return new CcrStoreError("store_closed", "the team store connection was closed; open a new one");
+}
+
+function unavailable(where: string, why: string, cause?: unknown): CcrStoreError {
+  return new CcrStoreError(
+    "store_unavailable",
+    `the team store ${where} cannot be used (${why}); handles stored only there cannot be read until it is back. Check that it is running and reachable, then retry; \`caveman-mcp doctor\` shows the link`,
+    cause === undefined ? undefined : { cause },
+  );
+}
+
+/** One line saying why a connection attempt or command failed, with advice where it helps. */
+function describe(err: unknown, tls: boolean): string {
+  const e = err as NodeJS.ErrnoException & { message?: string };
+  const text = String(e?.message ?? err).split("\n")[0] ?? "";
+  if (/WRONGPASS|NOAUTH|invalid password|AUTH.*failed/i.test(text)) {
+    return `authentication failed: ${text}; check the password (CAVEMAN_CCR_PASSWORD or the URL)`;
+  }
+  if (/NOPERM/.test(text)) return `the user lacks a permission: ${text}`;
+  // A plain server never answers a TLS hello (it waits for a newline), which shows as a timeout.
+  if (
+    tls &&
+    (/^ERR_SSL|^ERR_TLS|EPROTO|ETIMEDOUT|CERT|SELF_SIGNED/.test(e?.code ?? "") ||
+      /SSL|TLS|handshake|wrong version|certificate|ETIMEDOUT/i.test(text))
+  ) {
+    return `TLS handshake failed (${text}); if the server does not speak TLS use redis://, if its certificate comes from a private CA give that CA with CAVEMAN_CCR_TLS_CA`;
+  }
+  return text;
+}
+
+function fromRedisError(err: unknown, where: string, tls: boolean): CcrStoreError {
+  if (err instanceof CcrStoreError) return err;
+  const text = describe(err, tls);
+  if (/^OOM /.test(text)) {
+    return new CcrStoreError(
+      "store_full",
+      `the team store ${where} is out of memory (${text}); raise its maxmemory or shorten the lifetimes in the URL (?idle=, ?max_age=)`,
+      { cause: err },
+    );
+  }
+  return unavailable(where, text, err);
+}

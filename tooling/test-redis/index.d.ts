@@ -1,0 +1,29 @@
+/** A throwaway redis-server on 127.0.0.1 with its own data directory and no persistence. */
+export interface TestRedis {
+  readonly port: number;
+  /** redis://127.0.0.1:<port>, or rediss:// with `tls` */
+  readonly url: string;
+  /** With `tls`: the PEM file of the private CA that signed the server's certificate. */
+  readonly caFile: string | undefined;
+  readonly dir: string;
+  /** The server's pid, or undefined while it is down. */
+  readonly pid: number | undefined;
+  /** Run redis-cli against it; `input` goes to stdin (for `-x`). Resolves with stdout, trimmed. */
+  cli(args: string[], input?: Uint8Array | string): Promise<string>;
+  /** Send a signal (default SIGKILL) and wait for the process to exit. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+  /** Start it again on the same port and directory (after kill), empty. */
+  restart(): Promise<void>;
+  /** Kill it and remove its directory. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+export interface StartRedisOptions {
+  /** Extra redis-server arguments, e.g. ["--requirepass", "secret"]. */
+  args?: string[];
+  /** Serve TLS only, with a certificate for 127.0.0.1 from a private CA made with the openssl CLI. */
+  tls?: boolean;
+}
+
+/** Start redis-server on a free loopback port; throws a clear error if it is not installed. */
+export function startRedis(options?: StartRedisOptions): Promise<TestRedis>;

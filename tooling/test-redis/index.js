@@ -1,0 +1,192 @@
+// Test and benchmark helper: a real redis-server (Debian's package) on a free loopback port, with
+// its own temp --dir, no RDB snapshots and no AOF, killed by stop(). Tests that need the server
+// killed and restarted mid-stream use kill() and restart() on the same port.
+import { execFile, spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const INSTALL_HINT = "install it with `apt-get install -y redis-server` (CI does this in .ci/run)";
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function run(cmd, args, input, timeout = 0) {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      cmd,
+      args,
+      { encoding: "buffer", maxBuffer: 64 * 1024 * 1024, timeout },
+      (err, stdout, stderr) => {
+        if (err) reject(new Error(`${cmd} ${args.join(" ")} failed: ${err.message} ${stderr.toString()}`));
+        else resolve(stdout.toString("utf8").trim());
+      },
+    );
+    if (input !== undefined) child.stdin.end(input);
+    else child.stdin.end();
+  });
+}
+
+/** A private CA and a server certificate for 127.0.0.1/localhost, made with the openssl CLI. */
+async function makeCertificates(dir) {
+  const at = (name) => join(dir, name);
+  writeFileSync(at("san.ext"), "subjectAltName=IP:127.0.0.1,DNS:localhost\n");
+  const subj = (cn) => ["-subj", `/CN=${cn}`];
+  await run("openssl", [
+    "req",
+    "-x509",
+    "-newkey",
+    "ec",
+    "-pkeyopt",
+    "ec_paramgen_curve:prime256v1",
+    "-nodes",
+    "-days",
+    "2",
+    ...subj("caveman-test-ca"),
+    "-keyout",
+    at("ca.key"),
+    "-out",
+    at("ca.crt"),
+  ]);
+  await run("openssl", [
+    "req",
+    "-newkey",
+    "ec",
+    "-pkeyopt",
+    "ec_paramgen_curve:prime256v1",
+    "-nodes",
+    ...subj("localhost"),
+    "-keyout",
+    at("server.key"),
+    "-out",
+    at("server.csr"),
+  ]);
+  await run("openssl", [
+    "x509",
+    "-req",
+    "-in",
+    at("server.csr"),
+    "-CA",
+    at("ca.crt"),
+    "-CAkey",
+    at("ca.key"),
+    "-CAcreateserial",
+    "-days",
+    "2",
+    "-extfile",
+    at("san.ext"),
+    "-out",
+    at("server.crt"),
+  ]);
+  return { caFile: at("ca.crt"), certFile: at("server.crt"), keyFile: at("server.key") };
+}
+
+export async function startRedis(options = {}) {
+  const dir = mkdtempSync(join(tmpdir(), "caveman-redis-"));
+  const port = await freePort();
+  const certs = options.tls ? await makeCertificates(dir) : undefined;
+  const listen = certs
+    ? [
+        "--port",
+        "0",
+        "--tls-port",
+        String(port),
+        "--tls-cert-file",
+        certs.certFile,
+        "--tls-key-file",
+        certs.keyFile,
+        "--tls-ca-cert-file",
+        certs.caFile,
+        "--tls-auth-clients",
+        "no",
+      ]
+    : ["--port", String(port)];
+  const cliArgs = certs ? ["--tls", "--cacert", certs.caFile, "-p", String(port)] : ["-p", String(port)];
+  let child;
+  let exited;
+
+  const launch = async () => {
+    child = spawn(
+      "redis-server",
+      [
+        ...listen,
+        "--bind",
+        "127.0.0.1",
+        "--dir",
+        dir,
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+        "--daemonize",
+        "no",
+        "--loglevel",
+        "warning",
+        "--enable-debug-command",
+        "local",
+        ...(options.args ?? []),
+      ],
+      { stdio: ["ignore", "ignore", "pipe"] },
+    );
+    let stderr = "";
+    child.stderr.on("data", (d) => {
+      stderr += d.toString();
+    });
+    exited = new Promise((resolve) => child.on("exit", resolve));
+    const spawnError = new Promise((_, reject) =>
+      child.on("error", (err) =>
+        reject(
+          new Error(err.code === "ENOENT" ? `redis-server is not installed; ${INSTALL_HINT}` : err.message),
+        ),
+      ),
+    );
+    const auth = options.args?.includes("--requirepass")
+      ? ["-a", options.args[options.args.indexOf("--requirepass") + 1], "--no-auth-warning"]
+      : [];
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const pong = await Promise.race([
+        run("redis-cli", [...cliArgs, ...auth, "ping"], undefined, 5000).catch(() => ""),
+        spawnError,
+      ]);
+      if (pong === "PONG") return;
+      if (child.exitCode !== null) throw new Error(`redis-server exited at start: ${stderr}`);
+      if (Date.now() > deadline) throw new Error(`redis-server did not answer on port ${port}: ${stderr}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  };
+
+  await launch();
+  let stopped = false;
+  const kill = async (signal = "SIGKILL") => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    await exited;
+  };
+  return {
+    port,
+    url: `${certs ? "rediss" : "redis"}://127.0.0.1:${port}`,
+    caFile: certs?.caFile,
+    dir,
+    get pid() {
+      return child.exitCode === null && child.signalCode === null ? child.pid : undefined;
+    },
+    cli: (args, input) => run("redis-cli", [...cliArgs, ...args], input),
+    kill,
+    restart: launch,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await kill("SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
