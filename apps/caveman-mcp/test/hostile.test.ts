@@ -5,7 +5,8 @@
 // Bounds, and why they are loose: the deadline is set to 1 s (`--engine-timeout-ms 1000`; the
 // 2.9 MB row gets 1 s per MiB, 2.8 s). A result may take longer than the deadline by the start-up
 // of a fresh worker (loading the engine: ~0.1 s idle, ~1 s on a loaded 2-core CI machine) plus
-// reading and hashing the request, so the slack is 4 s. A ping is answered in about 1 ms when the
+// reading and hashing the request; at load average 30 on two cores start-up alone took 3 s, so
+// the slack is 6 s. A ping is answered in about 1 ms when the
 // main thread is free; 250 ms (not the 100 ms target) leaves room for a CI machine whose two
 // cores are both busy (the worker and other jobs), while still failing loudly if the engine ran
 // on the event loop again (then a ping waits the whole run, seconds).
@@ -16,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, sandbox } from "./helpers.js";
 
 const DEADLINE_MS = 1000;
-const SLACK_MS = 4000;
+const SLACK_MS = 6000;
 const PING_BOUND_MS = 250;
 const MIB = 1024 * 1024;
 
