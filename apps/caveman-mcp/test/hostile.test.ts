@@ -11,6 +11,7 @@
 // cores are both busy (the worker and other jobs), while still failing loudly if the engine ran
 // on the event loop again (then a ping waits the whole run, seconds).
 import { join } from "node:path";
+import { engineBudgetMs } from "@caveman/mcp-server";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,7 +20,6 @@ import { connect, sandbox } from "./helpers.js";
 const DEADLINE_MS = 1000;
 const SLACK_MS = 6000;
 const PING_BOUND_MS = 250;
-const MIB = 1024 * 1024;
 
 function randomLetters(n: number, seed: number): string {
   let x = seed;
@@ -46,7 +46,7 @@ const HOSTILE: Array<{ name: string; input: string }> = [
 ];
 
 function budgetOf(input: string): number {
-  return Math.round(DEADLINE_MS * Math.min(8, Math.max(1, input.length / MIB)));
+  return engineBudgetMs(DEADLINE_MS, input.length);
 }
 
 function textOf(r: unknown): string {
