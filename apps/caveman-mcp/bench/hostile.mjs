@@ -1,5 +1,6 @@
 // Hostile inputs over raw stdio: per input, the time to the caveman_compress result, the worst
-// ping answer while it runs (a ping every 20 ms), what came back (compressed, or passed through
+// ping answer while it runs (a ping every 20 ms), the longest the server's own event loop was held
+// (`eld-probe.mjs`, preloaded; on a busy machine it includes waiting for a core), what came back (compressed, or passed through
 // and why) and the server's peak RSS (VmHWM, whole process, workers included; Linux only). Each
 // row runs in a fresh server so the peak is that input's own. A baseline binary (another build,
 // e.g. main's, given as CAVEMAN_BENCH_BASELINE_CLI) runs the same rows in the same run, so before
@@ -55,7 +56,24 @@ function peakRssMb(pid) {
 
 /** One input in a fresh server: time to result, worst ping, outcome, peak RSS. */
 export async function hostileRow({ cli, env, args = [], input, capMs }) {
-  const child = spawn(process.execPath, [cli, ...args], { env, stdio: ["pipe", "pipe", "ignore"] });
+  const probe = new URL("./eld-probe.mjs", import.meta.url).href;
+  const child = spawn(process.execPath, ["--import", probe, cli, ...args], {
+    env,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  // The server's own longest event-loop delay while the compress runs (from the preloaded probe).
+  let measuring = false;
+  let worstLoopMs = 0;
+  let errBuf = "";
+  child.stderr.setEncoding("utf8");
+  child.stderr.on("data", (chunk) => {
+    errBuf += chunk;
+    for (let nl = errBuf.indexOf("\n"); nl >= 0; nl = errBuf.indexOf("\n")) {
+      const m = /^caveman-bench-eld ([\d.]+)$/.exec(errBuf.slice(0, nl));
+      errBuf = errBuf.slice(nl + 1);
+      if (m && measuring) worstLoopMs = Math.max(worstLoopMs, Number(m[1]));
+    }
+  });
   const waiting = new Map(); // id -> { sent, resolve }
   let buf = "";
   child.stdout.setEncoding("utf8");
@@ -87,6 +105,7 @@ export async function hostileRow({ cli, env, args = [], input, capMs }) {
   await request(2, "ping", {});
 
   const t0 = performance.now();
+  measuring = true;
   let done;
   const call = request(10, "tools/call", { name: "caveman_compress", arguments: { input } }).then((r) => {
     done = r;
@@ -108,6 +127,9 @@ export async function hostileRow({ cli, env, args = [], input, capMs }) {
     await new Promise((r) => setTimeout(r, 20));
   }
   if (!done) await Promise.race([call, cap]);
+  // One more probe interval, so the delay around the answer itself is counted.
+  await new Promise((r) => setTimeout(r, 150));
+  measuring = false;
   const resultMs = done ? done.at - t0 : null;
   const rssMb = peakRssMb(child.pid);
   let outcome = "no answer";
@@ -117,7 +139,14 @@ export async function hostileRow({ cli, env, args = [], input, capMs }) {
   } else outcome = `still running at ${Math.round(capMs / 1000)} s`;
   child.kill("SIGKILL");
   await new Promise((r) => child.once("exit", r));
-  return { resultMs, worstPingMs: Math.round(worstPingMs * 10) / 10, pings, outcome, peakRssMb: rssMb };
+  return {
+    resultMs,
+    worstPingMs: Math.round(worstPingMs * 10) / 10,
+    worstLoopMs,
+    pings,
+    outcome,
+    peakRssMb: rssMb,
+  };
 }
 
 export function sizeMb(s) {

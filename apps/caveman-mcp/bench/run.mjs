@@ -151,13 +151,14 @@ for (const { name, input: make } of HOSTILE_INPUTS) {
   }
 }
 printTable(
-  "hostile inputs to caveman_compress (result ms, worst ping ms during it, peak RSS MB)",
+  "hostile inputs to caveman_compress (result ms, worst ping and longest event-loop delay in ms during it, peak RSS MB)",
   hostile.map((r) => ({
     input: r.input,
     MB: r.MB,
     build: r.build,
     result_ms: r.resultMs === null ? "-" : Math.round(r.resultMs),
     worst_ping_ms: Math.round(r.worstPingMs),
+    loop_held_ms: Math.round(r.worstLoopMs),
     outcome: r.outcome,
     peak_rss_mb: r.peakRssMb ?? "-",
   })),
