@@ -30,5 +30,23 @@ for (const group of groups) {
     }
   }
 }
+// The Node matrix (tooling/scripts/node-matrix.sh) leaves one report per Node line and suite.
+const matrix = join(root, ".cache", "node-matrix", "results");
+if (existsSync(matrix)) {
+  for (const name of readdirSync(matrix)
+    .filter((f) => f.endsWith(".json"))
+    .sort()) {
+    try {
+      const r = JSON.parse(readFileSync(join(matrix, name), "utf8"));
+      passed += r.numPassedTests ?? 0;
+      failed += (r.numFailedTests ?? 0) || (r.numFailedTestSuites ?? 0) || (r.numTotalTests ? 0 : 1);
+      skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+      process.stderr.write(`node-matrix/${name}: ${r.numPassedTests} passed, ${r.numFailedTests} failed\n`);
+    } catch (e) {
+      broken = true;
+      process.stderr.write(`${join(matrix, name)}: unreadable (${e.message})\n`);
+    }
+  }
+}
 process.stdout.write(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}\n`);
 process.exit(broken || passed === 0 ? 1 : 0);

@@ -16,10 +16,15 @@ if ! command -v pnpm >/dev/null 2>&1 || [ "$(pnpm --version 2>/dev/null)" != "$P
 fi
 
 # better-sqlite3 compiles from source where its prebuilt binary cannot be downloaded; node-gyp
-# then needs Node's headers, which machines like this one ship in /usr/include/node. A laptop
-# without them downloads the prebuilt binary as usual.
-if [ -f /usr/include/node/node.h ] && [ -z "${npm_config_nodedir:-}" ]; then
-  export npm_config_nodedir=/usr
+# then needs the headers of exactly the running Node. Headers of another version compile an addon
+# that fails at load (NODE_MODULE_VERSION 115 ... requires 127), so node-headers.sh names only
+# headers whose version is this Node's own; with none, node-gyp fetches them (a laptop online).
+nodedir="$(bash tooling/scripts/node-headers.sh node || true)"
+if [ -n "$nodedir" ]; then
+  export npm_config_nodedir="$nodedir"
+elif [ -n "${npm_config_nodedir:-}" ]; then
+  echo "setup: ignoring npm_config_nodedir=$npm_config_nodedir: not the headers of Node $(node -v)" >&2
+  unset npm_config_nodedir
 fi
 
 if [ -n "${CI:-}" ]; then
@@ -27,6 +32,29 @@ if [ -n "${CI:-}" ]; then
 else
   pnpm install --frozen-lockfile >&2 || pnpm install >&2
 fi
+
+# The binding must load under this Node before setup says done. pnpm's side-effects cache is
+# keyed by Node major only, so a binding once built against the wrong headers can come back from
+# it: rebuild in place against this Node's headers, and check again.
+sqlite_loads() {
+  node -e 'try { const D = require(require.resolve("better-sqlite3", { paths: ["packages/ccr-store"] }));
+    new D(":memory:").prepare("select 1").get(); } catch (e) { console.error(String(e.message).replace(/\s+/g, " ").slice(0, 300)); process.exit(1); }'
+}
+if ! sqlite_loads 2>/tmp/caveman-setup-sqlite.$$; then
+  echo "setup: better-sqlite3 does not load under Node $(node -v) ($(cat /tmp/caveman-setup-sqlite.$$)); rebuilding it for this Node" >&2
+  pnpm -r rebuild better-sqlite3 >&2
+  if ! sqlite_loads 2>/tmp/caveman-setup-sqlite.$$; then
+    why="$(cat /tmp/caveman-setup-sqlite.$$)"
+    rm -f /tmp/caveman-setup-sqlite.$$
+    if node -e 'process.exit(process.getBuiltinModule?.("node:sqlite") ? 0 : 1)' 2>/dev/null; then
+      echo "setup: warning: better-sqlite3 still does not load ($why); the store uses node:sqlite on Node $(node -v)" >&2
+    else
+      echo "setup: FAILED: better-sqlite3 does not load under Node $(node -v) ($why), and this Node has no node:sqlite. Install this Node's headers (or use Node 22.13+) and run setup again." >&2
+      exit 1
+    fi
+  fi
+fi
+rm -f /tmp/caveman-setup-sqlite.$$
 pnpm build >&2
 echo "setup: done" >&2
 

@@ -19,6 +19,8 @@ export interface TestRedis {
 }
 
 export interface StartRedisOptions {
+  /** A fixed port (default: a free one, chosen again if it is taken before the server binds). */
+  port?: number;
   /** Extra redis-server arguments, e.g. ["--requirepass", "secret"]. */
   args?: string[];
   /** Serve TLS only, with a certificate for 127.0.0.1 from a private CA made with the openssl CLI. */

@@ -92,25 +92,27 @@ async function makeCertificates(dir) {
 
 export async function startRedis(options = {}) {
   const dir = mkdtempSync(join(tmpdir(), "caveman-redis-"));
-  const port = await freePort();
   const certs = options.tls ? await makeCertificates(dir) : undefined;
-  const listen = certs
-    ? [
-        "--port",
-        "0",
-        "--tls-port",
-        String(port),
-        "--tls-cert-file",
-        certs.certFile,
-        "--tls-key-file",
-        certs.keyFile,
-        "--tls-ca-cert-file",
-        certs.caFile,
-        "--tls-auth-clients",
-        "no",
-      ]
-    : ["--port", String(port)];
-  const cliArgs = certs ? ["--tls", "--cacert", certs.caFile, "-p", String(port)] : ["-p", String(port)];
+  let port = options.port ?? (await freePort());
+  const listen = () =>
+    certs
+      ? [
+          "--port",
+          "0",
+          "--tls-port",
+          String(port),
+          "--tls-cert-file",
+          certs.certFile,
+          "--tls-key-file",
+          certs.keyFile,
+          "--tls-ca-cert-file",
+          certs.caFile,
+          "--tls-auth-clients",
+          "no",
+        ]
+      : ["--port", String(port)];
+  const cliArgs = () =>
+    certs ? ["--tls", "--cacert", certs.caFile, "-p", String(port)] : ["-p", String(port)];
   let child;
   let exited;
 
@@ -118,7 +120,7 @@ export async function startRedis(options = {}) {
     child = spawn(
       "redis-server",
       [
-        ...listen,
+        ...listen(),
         "--bind",
         "127.0.0.1",
         "--dir",
@@ -154,18 +156,39 @@ export async function startRedis(options = {}) {
       : [];
     const deadline = Date.now() + 10_000;
     for (;;) {
-      const pong = await Promise.race([
-        run("redis-cli", [...cliArgs, ...auth, "ping"], undefined, 5000).catch(() => ""),
+      // The answer must come from this child: between freePort() and the bind, another process
+      // (a parallel test's redis-server, say) may take the port, and its PONG would pass for ours.
+      const info = await Promise.race([
+        run("redis-cli", [...cliArgs(), ...auth, "info", "server"], undefined, 5000).catch(() => ""),
         spawnError,
       ]);
-      if (pong === "PONG") return;
-      if (child.exitCode !== null) throw new Error(`redis-server exited at start: ${stderr}`);
-      if (Date.now() > deadline) throw new Error(`redis-server did not answer on port ${port}: ${stderr}`);
+      if (new RegExp(`^process_id:${child.pid}\\r?$`, "m").test(info)) return;
+      if (child.exitCode !== null) {
+        const error = new Error(`redis-server exited at start: ${stderr}`);
+        error.portTaken = /Address already in use/i.test(stderr);
+        throw error;
+      }
+      if (Date.now() > deadline) {
+        child.kill("SIGKILL");
+        throw new Error(`redis-server did not answer on port ${port}: ${stderr}`);
+      }
       await new Promise((r) => setTimeout(r, 25));
     }
   };
 
-  await launch();
+  // A port taken in the meantime gets a fresh one (never when the caller chose the port).
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await launch();
+      break;
+    } catch (err) {
+      if (!err.portTaken || options.port !== undefined || attempt >= 5) {
+        rmSync(dir, { recursive: true, force: true });
+        throw err;
+      }
+      port = await freePort();
+    }
+  }
   let stopped = false;
   const kill = async (signal = "SIGKILL") => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
@@ -179,7 +202,7 @@ export async function startRedis(options = {}) {
     get pid() {
       return child.exitCode === null && child.signalCode === null ? child.pid : undefined;
     },
-    cli: (args, input) => run("redis-cli", [...cliArgs, ...args], input),
+    cli: (args, input) => run("redis-cli", [...cliArgs(), ...args], input),
     kill,
     restart: launch,
     async stop() {

@@ -9,6 +9,7 @@ export type Command =
   | { name: "stats"; json: boolean }
   | { name: "chips"; action: "list" | "show" | "clear"; id?: string; json: boolean }
   | { name: "doctor"; json: boolean }
+  | { name: "config"; host?: string }
   | { name: "help" }
   | { name: "version" };
 
@@ -114,6 +115,9 @@ export function parseArgs(argv: string[]): { command: Command; flags: Flags } {
     case "doctor":
       extra(0);
       return { command: { name: "doctor", json }, flags };
+    case "config":
+      extra(1);
+      return { command: { name: "config", ...(rest[0] ? { host: rest[0] } : {}) }, flags };
     case "chips": {
       const action = rest[0] ?? "list";
       if (action === "list" || action === "clear") {

@@ -4,6 +4,7 @@
 // to stdout while serving.
 import { runChips, runStats } from "./commands/admin.js";
 import { runDoctor } from "./commands/doctor.js";
+import { runHostConfig } from "./commands/hostConfig.js";
 import type { Io } from "./commands/io.js";
 import { runToolCommand } from "./commands/tools.js";
 import { type Config, loadConfig } from "./config.js";
@@ -52,6 +53,8 @@ async function run(
       return runChips(command, config, io);
     case "doctor":
       return runDoctor(command, config, io);
+    case "config":
+      return runHostConfig(command, config, io);
   }
 }
 

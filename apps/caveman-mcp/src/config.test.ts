@@ -1,4 +1,4 @@
-import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -125,5 +125,24 @@ describe("loadConfig", () => {
       action: "show",
       id: "chip://abc123",
     });
+  });
+
+  it("refuses the file system root or the home directory as an implicit edit root, not an explicit one", () => {
+    const project = realpathSync(mkdtempSync(join(tmpdir(), "caveman-project-")));
+    const refusal = (cwd: string, argv: string[] = [], env: Record<string, string> = {}) =>
+      loadConfig({ ...base, cwd, argv, env }).config.implicitRootRefusal;
+    expect(refusal(home)).toMatch(/refusing to use .* your home directory.*--root DIR \(or CAVEMAN_ROOTS\)/);
+    expect(refusal("/")).toMatch(/refusing to use \/ .*file system root.*--root DIR/);
+    expect(refusal(project)).toBeUndefined();
+    expect(refusal("/", ["--root", "/"])).toBeUndefined();
+    expect(refusal(home, [], { CAVEMAN_ROOTS: project })).toBeUndefined();
+    expect(refusal("/", ["--tools", "compress"])).toBeUndefined();
+  });
+
+  it("refuses the home directory also when HOME names it through a symlink", () => {
+    const link = join(realpathSync(mkdtempSync(join(tmpdir(), "caveman-link-"))), "home");
+    symlinkSync(home, link);
+    const config = loadConfig({ ...base, homedir: link, cwd: home, argv: [], env: {} }).config;
+    expect(config.implicitRootRefusal).toMatch(/your home directory.*--root DIR/);
   });
 });

@@ -2,9 +2,9 @@
 // is the only module of the project that reads `process.env` or calls `process.cwd()`; it returns
 // a complete, validated Config or throws ConfigError naming the flag or variable at fault, so the
 // binary never half-starts on a bad setting.
-import { statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { homedir as osHomedir, tmpdir as osTmpdir } from "node:os";
-import { delimiter, isAbsolute, resolve } from "node:path";
+import { delimiter, isAbsolute, parse, resolve } from "node:path";
 import { isCcrStoreError, parseTeamUrl, resolveStoreLocation, type TeamUrl } from "@caveman/ccr-store";
 import { defaultChipDir } from "@caveman/chip-store";
 import { DEFAULT_ENGINE_TIMEOUT_MS, type ToolFamily } from "@caveman/mcp-server";
@@ -28,6 +28,14 @@ export interface Config {
   sqliteBinding: string | undefined;
   /** The team store (`--ccr-url`), password included: show only `team.url.masked`. */
   team: { url: TeamUrl; tlsCaFile: string | undefined } | undefined;
+  /**
+   * Set when no root was given and the working directory (the implicit default) is the file
+   * system root or the home directory: the server refuses to start its edit tools there, and
+   * `doctor` fails, both with this text.
+   */
+  implicitRootRefusal: string | undefined;
+  /** The user's home directory (client roots are never allowed to widen the edit tools to it). */
+  home: string;
   /** Where each setting came from, for `doctor`. */
   sources: Record<string, "flag" | "env" | "default">;
 }
@@ -71,6 +79,14 @@ export function loadConfig(input: ConfigInput): { command: Command; config: Conf
 
   const familiesRaw = pick("families", flags.tools, "CAVEMAN_TOOLS") ?? "compress,edit";
   const families = parseFamilies(familiesRaw, sources.families === "flag" ? "--tools" : "CAVEMAN_TOOLS");
+
+  // Compared after symlinks: HOME may name the directory the working directory reaches another way.
+  const realCwd = realOrSame(resolve(cwd));
+  const cwdIsHome = realCwd === realOrSame(resolve(home));
+  const implicitRootRefusal =
+    families.includes("edit") && sources.roots === "default" && (parse(realCwd).root === realCwd || cwdIsHome)
+      ? `refusing to use ${cwd} (the working directory${cwdIsHome ? ", your home directory" : ", the file system root"}) as the edit root; name the project with --root DIR (or CAVEMAN_ROOTS), or serve only the compression tools with --tools compress`
+      : undefined;
 
   let store: Config["store"];
   if (flags.ephemeral) {
@@ -151,9 +167,19 @@ export function loadConfig(input: ConfigInput): { command: Command; config: Conf
       engineTimeoutMs,
       sqliteBinding,
       team,
+      implicitRootRefusal,
+      home,
       sources,
     },
   };
+}
+
+function realOrSame(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 function expandHome(p: string, home: string): string {

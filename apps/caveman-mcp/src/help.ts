@@ -11,6 +11,10 @@ Usage:
   caveman-mcp stats [--json]            CCR store and chip figures
   caveman-mcp chips list|show ID|clear [--json]
   caveman-mcp doctor [--json]           check store, chip dir, roots; print the effective config
+  caveman-mcp config [HOST] [--root DIR]
+                                        print the MCP config snippet for HOST (claude-code,
+                                        claude-desktop, cursor, vscode, windsurf, zed, codex,
+                                        gemini); no HOST lists them
   caveman-mcp --help | --version
 
 Options (flag, then environment variable; flags win):

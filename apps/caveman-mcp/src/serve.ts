@@ -4,14 +4,19 @@
 // or is answered with a shutdown error, stores are flushed — and exit code 0. An exception that
 // escapes a request is logged and costs that request only; the process keeps serving.
 import { createCavemanTools, EnginePool, Session, startServer } from "@caveman/mcp-server";
+import { applyClientRoots, switchableEditor } from "./clientRoots.js";
 import type { Config } from "./config.js";
 import { stderrLogger } from "./logger.js";
-import { openEditor, openStores } from "./stores.js";
+import { describeStore, openEditor, openStores } from "./stores.js";
 import { describeTeam } from "./team.js";
 import { VERSION } from "./version.js";
 
 export async function serve(config: Config): Promise<number> {
   const logger = stderrLogger(process.stderr);
+  if (config.implicitRootRefusal) {
+    logger.error(config.implicitRootRefusal);
+    return 2;
+  }
   // Signals are taken from the first moment: a host that stops us while the stores are still
   // opening gets the same orderly exit 0 (the server then stops as soon as it is up).
   let handle: Awaited<ReturnType<typeof startServer>> | undefined;
@@ -23,6 +28,8 @@ export async function serve(config: Config): Promise<number> {
     });
   }
   const stores = openStores(config, logger);
+  // One session per process: on stdio the process is the connection, in both eras (see
+  // docs/ARCHITECTURE.md, "Protocol eras").
   const session = new Session();
   // Engine work runs in worker threads (started on first use) so a slow input never holds the
   // event loop; the worker script ships beside this bundle (tsup's second entry).
@@ -31,6 +38,9 @@ export async function serve(config: Config): Promise<number> {
     workerUrl: new URL("./engine-worker.js", import.meta.url),
     logger,
   });
+  const edit = config.families.includes("edit")
+    ? switchableEditor(openEditor(config, stores.journalDir), stores.journalDir)
+    : undefined;
   const tools = createCavemanTools({
     families: config.families,
     session,
@@ -38,7 +48,7 @@ export async function serve(config: Config): Promise<number> {
     ccr: stores.originals,
     store: stores.store,
     chips: stores.chips,
-    ...(config.families.includes("edit") ? { editor: openEditor(config, stores.journalDir) } : {}),
+    ...(edit ? { editor: edit.editor } : {}),
   });
 
   process.on("uncaughtException", (err) => {
@@ -64,12 +74,13 @@ export async function serve(config: Config): Promise<number> {
     chips: stores.chips,
     maxInboundBytes: config.maxInboundBytes,
     maxResultBytes: config.maxResultBytes,
+    // The client's roots replace only the implicit default (the working directory).
+    ...(edit && config.sources.roots === "default"
+      ? { onClientRoots: applyClientRoots(edit, config.home, logger) }
+      : {}),
   });
   if (stopRequested) void handle.close("requested");
-  const where =
-    stores.store.backend === "sqlite"
-      ? stores.store.path
-      : `memory${stores.store.fallback ? " (fallback)" : ""}`;
+  const where = describeStore(stores.store);
   logger.info(
     `${VERSION} serving MCP on stdio; store ${where}${stores.team ? `; team ${describeTeam(stores.team)}` : ""}; chips ${config.chipDir}; roots ${config.roots.join(", ")}; ${tools.length} tools`,
   );

@@ -26,7 +26,7 @@ export interface Stores {
   /** What the tools use: the local store first, then the team store when `--ccr-url` names one. */
   originals: TieredStore;
   team: TeamStore | undefined;
-  store: StoreInfo;
+  store: CcrInfo;
   chips: ChipStore;
   chipsPersisted: boolean;
   /** Where the undo journal lives (beside the chips, or a temp dir when they are memory-only). */
@@ -58,8 +58,23 @@ export function ensureDir(dir: string): void {
   }
 }
 
-export function openCcr(config: Config, logger: Logger): { ccr: CcrStore; store: StoreInfo } {
-  if (config.store.kind === "memory") return { ccr: openMemoryStore(), store: { backend: "memory" } };
+/** Where originals are kept, as the server reports it (start line, doctor, caveman_stats). */
+export interface CcrInfo extends StoreInfo {
+  /** The SQLite library in use (sqlite only). */
+  driver?: "node:sqlite" | "better-sqlite3";
+  /** False when the database could only be opened read-only: originals are read, not stored. */
+  writable: boolean;
+}
+
+/** The one-line notice for originals that will not outlive this process, with its cause. */
+export function memoryNotice(cause: string): string {
+  return `originals are kept in memory only and will be lost at exit: ${cause}`;
+}
+
+export function openCcr(config: Config, logger: Logger): { ccr: CcrStore; store: CcrInfo } {
+  if (config.store.kind === "memory") {
+    return { ccr: openMemoryStore(), store: { backend: "memory", writable: true } };
+  }
   const path = config.store.path;
   try {
     ensureDir(dirname(path));
@@ -67,16 +82,43 @@ export function openCcr(config: Config, logger: Logger): { ccr: CcrStore; store:
       path,
       ...(config.sqliteBinding ? { nativeBinding: config.sqliteBinding } : {}),
     });
-    return { ccr, store: { backend: "sqlite", path } };
+    const { driver, writable } = describeOpen(ccr);
+    if (!writable) {
+      logger.warn(
+        `CCR store at ${path} is read-only: stored originals can be retrieved, new ones are not stored (compress passes input through)`,
+      );
+    }
+    return { ccr, store: { backend: "sqlite", path, writable, ...(driver ? { driver } : {}) } };
   } catch (err) {
+    // stats, doctor and the start line show one line; the full reason (a require stack, say) goes to stderr.
     const why = message(err);
-    logger.warn(
-      `CCR store at ${path} cannot open (${why}); originals are kept in memory for this process only`,
-    );
-    // stats and doctor show one line; the full reason (a require stack, say) went to stderr.
-    const fallback = why.split("\n")[0] ?? why;
-    return { ccr: openMemoryStore(), store: { backend: "memory", path, fallback } };
+    const fallback = memoryNotice(why.split("\n")[0] ?? why);
+    logger.warn(`CCR store at ${path} cannot open (${why}); ${fallback.split(":")[0]}`);
+    return { ccr: openMemoryStore(), store: { backend: "memory", path, fallback, writable: true } };
   }
+}
+
+/** Driver and writability of an open store; a stats call that fails (a lock held at start) must
+ * not cost the store itself, so it then reports what an open SQLite store is by default. */
+function describeOpen(ccr: CcrStore): { driver?: "node:sqlite" | "better-sqlite3"; writable: boolean } {
+  try {
+    const s = ccr.stats();
+    return { writable: s.writable, ...(s.driver ? { driver: s.driver } : {}) };
+  } catch {
+    return { writable: true };
+  }
+}
+
+/** How the start line and doctor name the store, e.g. `sqlite (node:sqlite) /home/u/.caveman/ccr.db`. */
+export function describeStore(store: CcrInfo, fileMode?: string): string {
+  if (store.backend === "sqlite") {
+    const mode = fileMode === undefined ? "" : ` (mode ${fileMode})`;
+    const readOnly = store.writable ? "" : ", READ-ONLY: new originals are not stored";
+    return `sqlite (${store.driver ?? "unknown driver"}) ${store.path ?? ""}${mode}${readOnly}`;
+  }
+  return store.fallback
+    ? `memory: ${store.fallback}`
+    : "memory (--ephemeral: originals last only as long as this process)";
 }
 
 export function openChips(config: Config, logger: Logger): { chips: ChipStore; persisted: boolean } {
@@ -90,8 +132,9 @@ export function openChips(config: Config, logger: Logger): { chips: ChipStore; p
     return { chips: openChipStore(options), persisted: true };
   } catch (err) {
     // A bad option is the configuration's fault, not the directory's: refuse to start (exit 2).
-    if (isChipStoreError(err) && err.code === "chip_invalid_option")
-      throw new ConfigError(err.message.replace(/^chip_invalid_option: /, ""), { cause: err });
+    // So is a directory we must not use as it is (refused untouched, never chmod'ed).
+    if (isChipStoreError(err) && (err.code === "chip_invalid_option" || err.code === "chip_unsafe_dir"))
+      throw new ConfigError(err.message.replace(/^chip_(invalid_option|unsafe_dir): /, ""), { cause: err });
     logger.warn(
       `chip directory ${config.chipDir} cannot be used (${message(err)}); chips are kept in memory only`,
     );

@@ -187,18 +187,6 @@ describe("caveman-mcp CLI against hostile settings and input", () => {
     }
   });
 
-  it("falls back to memory and says so when the binding file does not load", () => {
-    const box = sandbox();
-    const fake = join(box.base, "fake.node");
-    writeFileSync(fake, "not a native addon");
-    box.env.CAVEMAN_SQLITE_BINDING = fake;
-    const r = run(box, ["stats", "--json"]);
-    expect(r.code).toBe(0);
-    const out = JSON.parse(r.stdout) as { store: { backend: string; fallback: string } };
-    expect(out.store.backend).toBe("memory");
-    expect(out.store.fallback).not.toContain("\n");
-  });
-
   it("refuses to compress bytes that are not UTF-8 instead of altering them", () => {
     const box = sandbox();
     const file = join(box.base, "latin1.txt");

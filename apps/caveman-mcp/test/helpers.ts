@@ -39,10 +39,11 @@ export function sandbox(): Sandbox {
 export async function connect(
   box: Sandbox,
   args: string[] = [],
+  nodeFlags: string[] = [],
 ): Promise<{ client: Client; transport: StdioClientTransport }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [CLI, ...args],
+    args: [...nodeFlags, CLI, ...args],
     env: box.env,
     cwd: box.root,
     stderr: "pipe",

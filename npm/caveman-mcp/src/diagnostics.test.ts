@@ -10,6 +10,7 @@ const musl: HostFacts = {
   libcSource: "/lib/ld-musl-aarch64.so.1 exists",
   node: "v22.3.0",
   abi: "127",
+  builtinSqlite: false,
   execPath: "/usr/bin/node",
 };
 

@@ -106,6 +106,15 @@ export function gatherLibcEvidence(
   };
 }
 
+/**
+ * Whether a Node release has node:sqlite without a flag (22.13+, 23.4+, every line after). By
+ * version, not by loading it: loading would print Node 22's ExperimentalWarning in the launcher.
+ */
+export function hasBuiltinSqlite(version: string): boolean {
+  const [major = 0, minor = 0] = version.replace(/^v/, "").split(".").map(Number);
+  return major >= 24 || (major === 23 && minor >= 4) || (major === 22 && minor >= 13);
+}
+
 /** Facts about this process's host. */
 export function gatherHost(): HostFacts {
   const verdict = process.platform === "linux" ? detectLibc(gatherLibcEvidence()) : null;
@@ -116,6 +125,7 @@ export function gatherHost(): HostFacts {
     libcSource: verdict?.source ?? "not Linux",
     node: process.version,
     abi: process.versions.modules,
+    builtinSqlite: hasBuiltinSqlite(process.version),
     execPath: process.execPath,
   };
 }

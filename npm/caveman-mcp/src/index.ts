@@ -13,7 +13,6 @@ export {
   abisIn,
   BINDING_ENV,
   bindingFile,
-  EPHEMERAL_ENV,
   OVERRIDE_ENV,
   PORTABLE_SERVER_FILE,
   SERVER_FILE,

@@ -6,8 +6,6 @@
 export const OVERRIDE_ENV = "CAVEMAN_MCP_BINARY";
 /** Tells the server which prebuilt `better_sqlite3.node` to load (better-sqlite3's nativeBinding). */
 export const BINDING_ENV = "CAVEMAN_SQLITE_BINDING";
-/** The design's switch for the in-memory CCR store (section 5). */
-export const EPHEMERAL_ENV = "CAVEMAN_MCP_EPHEMERAL";
 
 /** The bundled server, relative to a platform package or to the launcher's portable dir. */
 export const SERVER_FILE = "dist/cli.mjs";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BINDING_ENV, EPHEMERAL_ENV, OVERRIDE_ENV } from "./layout.js";
+import { BINDING_ENV, OVERRIDE_ENV } from "./layout.js";
 import { type HostFacts, type OrdinarySqlite, type ResolveInput, resolveLaunch } from "./resolve.js";
 import { type Libc, packageName, TARGETS } from "./targets.js";
 
@@ -7,7 +7,9 @@ const NM = "/proj/node_modules";
 const PORTABLE = `${NM}/caveman-mcp/dist/portable/cli.mjs`;
 
 function host(platform: string, arch: string, libc: Libc | null = null, abi = "115"): HostFacts {
-  return { platform, arch, libc, libcSource: "test", node: "v20.20.2", abi, execPath: "/usr/bin/node" };
+  const node = abi === "115" ? "v20.20.2" : abi === "127" ? "v22.3.0" : "v24.22.3";
+  const builtinSqlite = abi !== "115" && abi !== "127";
+  return { platform, arch, libc, libcSource: "test", node, abi, builtinSqlite, execPath: "/usr/bin/node" };
 }
 
 interface World {
@@ -140,6 +142,24 @@ describe("resolveLaunch: platform packages", () => {
     expect(r.ok && r.plan.tried[0]).toMatch(/no SQLite binding for Node ABI v127 .* it has v115/);
   });
 
+  it("on Node 22.13+ runs the platform server without a binding for its ABI: node:sqlite serves", () => {
+    const r = resolveLaunch(
+      input(host("linux", "x64", "glibc", "137"), { installed: { "linux-x64-gnu": ["115"] } }),
+    );
+    if (!r.ok) throw r.error;
+    expect(r.plan).toMatchObject({ via: "platform", env: {}, notice: null, tried: [] });
+    expect(r.plan.args[0]).toContain("linux-x64-gnu/dist/cli.mjs");
+  });
+
+  it("on Node 20 without the binding its ABI needs, says to move to Node 22.13+, not to reinstall", () => {
+    const r = resolveLaunch(
+      input(host("linux", "x64", "glibc"), { installed: { "linux-x64-gnu": ["127"] } }),
+    );
+    expect(r.ok && r.plan.via).toBe("portable-memory");
+    expect(r.ok && r.plan.notice).toMatch(/Fix: run on Node 22\.13 or newer/);
+    expect(r.ok && r.plan.notice).not.toMatch(/optional dependencies/);
+  });
+
   it("passes over an installed package whose dist was never built", () => {
     const h = host("linux", "x64", "glibc");
     const i = input(h, { installed: { "linux-x64-gnu": ["115"] } });
@@ -191,16 +211,33 @@ describe("resolveLaunch: the portable fallback", () => {
         expect(r.plan.tried).toContain(`${packageName({ id: own, os: "", cpu: "" })}: not installed`);
     });
 
-    it(`${label}: with no loadable SQLite runs the memory store and says so`, () => {
+    it(`${label}: with no loadable SQLite runs the memory store and says so, with the fix`, () => {
       const r = resolveLaunch(input(h, { sqlite: { ok: false, reason: "ABI mismatch" } }));
       if (!r.ok) throw r.error;
-      expect(r.plan).toMatchObject({
-        via: "portable-memory",
-        args: [PORTABLE],
-        env: { [EPHEMERAL_ENV]: "1" },
-      });
-      expect(r.plan.notice).toMatch(/in-memory store/);
+      // No --ephemeral: the server finds no SQLite itself, says why, and its doctor fails.
+      expect(r.plan).toMatchObject({ via: "portable-memory", args: [PORTABLE], env: {} });
+      expect(r.plan.notice).toContain("originals are kept in memory only and will be lost at exit");
+      expect(r.plan.notice).toContain("Node v20.20.2 has no built-in SQLite");
+      if (own !== null)
+        expect(r.plan.notice).toMatch(/Fix: reinstall caveman-mcp with its optional dependencies/);
+      else expect(r.plan.notice).toMatch(/Fix: run on Node 22\.13 or newer/);
       expect(r.plan.tried).toContain("ordinary better-sqlite3: ABI mismatch");
+    });
+
+    it(`${label}: on a Node with built-in SQLite, the portable server needs no better-sqlite3`, () => {
+      let probed = false;
+      const i = input({ ...h, node: "v24.22.3", abi: "137", builtinSqlite: true });
+      const r = resolveLaunch({
+        ...i,
+        ordinarySqlite: () => {
+          probed = true;
+          return i.ordinarySqlite();
+        },
+      });
+      if (!r.ok) throw r.error;
+      expect(r.plan).toMatchObject({ via: "portable-sqlite", args: [PORTABLE], env: {} });
+      expect(r.plan.notice).toContain("Node's built-in SQLite");
+      expect(probed).toBe(false);
     });
   }
 

@@ -1,11 +1,12 @@
 // The launcher's resolution, as a pure function of injected facts: no fs, env or process
 // access here, so every combination of host, installed packages and override is a table
 // row in the tests. Order: CAVEMAN_MCP_BINARY override (must exist); the host's platform
-// package; a documented emulation (darwin-arm64 -> darwin-x64); the launcher's portable
-// server with an ordinary better-sqlite3 if one loads, else with the memory store. It
-// never downloads anything.
+// package (on Node 22.13+ it needs no SQLite binding: the server uses node:sqlite); a
+// documented emulation (darwin-arm64 -> darwin-x64); the launcher's portable server with
+// node:sqlite, or an ordinary better-sqlite3 if one loads, else with the memory store, which
+// the notice (and the server's doctor) call out with the fix. It never downloads anything.
 import { LauncherError } from "./errors.js";
-import { abisIn, BINDING_ENV, bindingFile, EPHEMERAL_ENV, OVERRIDE_ENV, SERVER_FILE } from "./layout.js";
+import { abisIn, BINDING_ENV, bindingFile, OVERRIDE_ENV, SERVER_FILE } from "./layout.js";
 import {
   EMULATION,
   type Libc,
@@ -27,6 +28,8 @@ export interface HostFacts {
   readonly node: string;
   /** `process.versions.modules`: the ABI a native binding must be built for. */
   readonly abi: string;
+  /** Whether this Node has node:sqlite built in (22.13+): then the server needs no binding at all. */
+  readonly builtinSqlite: boolean;
   /** `process.execPath`: the Node that runs JavaScript servers. */
   readonly execPath: string;
 }
@@ -111,7 +114,7 @@ export function resolveLaunch(input: ResolveInput): Resolution {
   for (const target of candidates) {
     const found = platformServer(input, target, tried);
     if (found !== null) {
-      const env = { [BINDING_ENV]: found.binding };
+      const env = bindingEnv(found.binding);
       const plan = { command: host.execPath, args: [found.server], env, notice: null, tried, foreign };
       return { ok: true, plan: { via: "platform", ...plan } };
     }
@@ -125,7 +128,7 @@ export function resolveLaunch(input: ResolveInput): Resolution {
     if (found !== null && verdict === true) {
       const notice = `caveman-mcp: running the ${emulated.id} build under emulation (Rosetta 2).`;
       const args = ["-x86_64", host.execPath, found.server];
-      const env = { [BINDING_ENV]: found.binding };
+      const env = bindingEnv(found.binding);
       return {
         ok: true,
         plan: { via: "emulated", command: "/usr/bin/arch", args, env, notice, tried, foreign },
@@ -143,8 +146,14 @@ export function resolveLaunch(input: ResolveInput): Resolution {
     return { ok: false, error, tried, foreign };
   }
   const missing = candidates.length > 0 ? `${candidates.map(packageName).join(" or ")} is not usable` : "";
-  const sqlite = input.ordinarySqlite();
   const server = input.portableServer;
+  if (host.builtinSqlite) {
+    // Node's own SQLite needs no binding: the portable server is as good as a platform build.
+    const notice = `caveman-mcp: ${missing || "no platform build"}; using the portable server with Node's built-in SQLite.`;
+    const plan = { command: host.execPath, args: [server], env: {}, notice, tried, foreign };
+    return { ok: true, plan: { via: "portable-sqlite", ...plan } };
+  }
+  const sqlite = input.ordinarySqlite();
   if (sqlite.ok) {
     const notice = `caveman-mcp: ${missing || "no platform build"}; using the portable server with better-sqlite3 from ${sqlite.from}.`;
     const env = { [BINDING_ENV]: sqlite.binding };
@@ -152,19 +161,27 @@ export function resolveLaunch(input: ResolveInput): Resolution {
     return { ok: true, plan: { via: "portable-sqlite", ...plan } };
   }
   tried.push(`ordinary better-sqlite3: ${sqlite.reason}`);
+  // No --ephemeral here: the server finds no SQLite itself, says why, and doctor fails on it.
   const notice =
-    `caveman-mcp: ${missing || "no platform build"} and no better-sqlite3 loads; running the portable ` +
-    "server with the in-memory store: compressed originals last only as long as this process. " +
-    "Reinstall caveman-mcp with optional dependencies to keep them on disk.";
-  const plan = {
-    command: host.execPath,
-    args: [server],
-    env: { [EPHEMERAL_ENV]: "1" },
-    notice,
-    tried,
-    foreign,
-  };
+    `caveman-mcp: ${missing || "no platform build"}, no better-sqlite3 loads, and Node ${host.node} has no ` +
+    "built-in SQLite (22.13+): originals are kept in memory only and will be lost at exit. " +
+    `Fix: ${memoryFix(tried, candidates.length > 0)}`;
+  const plan = { command: host.execPath, args: [server], env: {}, notice, tried, foreign };
   return { ok: true, plan: { via: "portable-memory", ...plan } };
+}
+
+/** The one fix for a launch without SQLite, from what was tried. */
+function memoryFix(tried: readonly string[], hasTarget: boolean): string {
+  const upgrade = "run on Node 22.13 or newer, which has SQLite built in and needs no binding";
+  if (hasTarget && tried.some((t) => t.endsWith(": not installed"))) {
+    return `reinstall caveman-mcp with its optional dependencies (not --omit=optional, and not excluded by pnpm's supportedArchitectures), or ${upgrade}.`;
+  }
+  return `${upgrade}.`;
+}
+
+/** The server's environment for a binding: none when Node's own SQLite makes it moot. */
+function bindingEnv(binding: string | null): Record<string, string> {
+  return binding === null ? {} : { [BINDING_ENV]: binding };
 }
 
 /** The server and binding of an installed target, or null with the reason added to `tried`. */
@@ -172,7 +189,7 @@ function platformServer(
   input: ResolveInput,
   target: Target,
   tried: string[],
-): { server: string; binding: string } | null {
+): { server: string; binding: string | null } | null {
   const name = packageName(target);
   const dir = input.packageDir(name);
   if (dir === null) {
@@ -184,6 +201,8 @@ function platformServer(
     tried.push(`${name}: installed at ${dir} but ${SERVER_FILE} is missing (an unbuilt package?)`);
     return null;
   }
+  // On Node 22.13+ the server uses node:sqlite: any binding the package carries is not needed.
+  if (input.host.builtinSqlite) return { server, binding: null };
   const binding = join(dir, bindingFile(input.host.abi));
   if (!input.exists(binding)) {
     const abis = abisIn(input.listDir(join(dir, "dist")));

@@ -20,7 +20,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findPackageDir, gatherHost } from "../src/host.js";
+import { findPackageDir, gatherHost, hasBuiltinSqlite } from "../src/host.js";
 import { PORTABLE_SERVER_FILE, SERVER_FILE } from "../src/layout.js";
 import { packageName, targetsForHost } from "../src/targets.js";
 
@@ -34,6 +34,9 @@ const appVersion = JSON.parse(
   readFileSync(resolve(launcherDir, "../../apps/caveman-mcp/package.json"), "utf8"),
 ).version as string;
 const NPX = process.platform === "win32" ? "npx.cmd" : "npx";
+/** On Node 22.13+ the server stores originals through node:sqlite; before that, better-sqlite3. */
+const BUILTIN = hasBuiltinSqlite(process.version);
+const DRIVER = BUILTIN ? "node:sqlite" : "better-sqlite3";
 
 /** The environment of a user's shell: no pnpm/npm variables leaking in from the test runner. */
 function userEnv(cache: string, extra: Record<string, string> = {}): Record<string, string> {
@@ -217,7 +220,11 @@ describe("packaging: tarballs installed with npm, started with npx", () => {
       join("platform", "package", SERVER_FILE),
     ])
       expect(existsSync(join(out, dirname(server), "engine-worker.js")), server).toBe(true);
-    const abi = join(out, "platform", "package", "dist", `node-v${host.abi}`, "better_sqlite3.node");
+    // The binding of the Node the package was built with (Node 20 here): Node 22.13+ needs none.
+    const built = JSON.parse(readFileSync(join(launcherDir, "dist", "portable", "build.json"), "utf8")) as {
+      abi: string;
+    };
+    const abi = join(out, "platform", "package", "dist", `node-v${built.abi}`, "better_sqlite3.node");
     expect(existsSync(abi)).toBe(true);
   });
 
@@ -227,7 +234,7 @@ describe("packaging: tarballs installed with npm, started with npx", () => {
     const v = run(NPX, ["caveman-mcp", "--version"], dir, env);
     expect(v.status, v.stderr).toBe(0);
     expect(v.stdout).toContain(appVersion);
-    expect(v.stderr).not.toContain("in-memory store");
+    expect(v.stderr).toBe("");
     // npx reached the launcher (not some other caveman-mcp): it honours the launcher's override.
     const probe = run(NPX, ["caveman-mcp", "--version"], dir, {
       ...env,
@@ -245,11 +252,19 @@ describe("packaging: tarballs installed with npm, started with npx", () => {
     expect(s.retrieved).toBe(BIG_JSON);
     expect(s.compressed.ratio).toBeGreaterThan(0);
     expect(existsSync(db)).toBe(true);
-    expect(s.stderr).not.toContain("in-memory store");
-    expect(s.stderr).not.toMatch(/cannot open/i);
+    expect(s.stderr).toContain(`store sqlite (${DRIVER}) ${db}`);
+    expect(s.stderr).not.toMatch(/in memory|cannot open|ExperimentalWarning/i);
+    // The original outlives the server: a second process, started the same way, gets it byte-exact.
+    const second = run(NPX, ["caveman-mcp", "--db", db, "retrieve", s.compressed.handle], dir, env);
+    expect(second.status, second.stderr).toBe(0);
+    expect(second.stdout).toBe(BIG_JSON);
+    expect(second.stderr).toBe("");
+    const doctor = run(NPX, ["caveman-mcp", "--db", db, "--root", dir, "doctor"], dir, env);
+    expect(doctor.status, doctor.stdout + doctor.stderr).toBe(0);
+    expect(doctor.stdout).toContain(`ok   ccr store: sqlite (${DRIVER}) ${db}`);
   });
 
-  it("without the platform package: the portable server on the memory store, with a notice", async () => {
+  it("without the platform package: the portable server, on node:sqlite where Node has it, else on memory with a notice and a failing doctor", async () => {
     const dir = installInto("fallback", [tarballs.launcher], cache);
     expect(existsSync(join(dir, "node_modules", packageName(target)))).toBe(false);
     const env = userEnv(cache, { HOME: dir, XDG_CACHE_HOME: join(dir, ".cache") });
@@ -257,12 +272,23 @@ describe("packaging: tarballs installed with npm, started with npx", () => {
     expect(v.status, v.stderr).toBe(0);
     expect(v.stdout).toContain(appVersion);
     expect(v.stderr, `stdout: ${v.stdout}`).toContain(`${packageName(target)} is not usable`);
-    expect(v.stderr).toContain("in-memory store");
-
     const s = await session(dir, env, ["--chip-dir", join(dir, "chips"), "--root", dir], false);
     expect(s.retrieved).toBe(BIG_JSON);
-    expect(s.stderr).toContain("in-memory store");
-    expect(existsSync(join(dir, ".caveman", "ccr.db"))).toBe(false);
+    const doctor = run(NPX, ["caveman-mcp", "--root", dir, "doctor"], dir, env);
+    if (BUILTIN) {
+      expect(v.stderr).toContain("using the portable server with Node's built-in SQLite");
+      expect(s.stderr).toContain(`store sqlite (node:sqlite) ${join(dir, ".caveman", "ccr.db")}`);
+      const second = run(NPX, ["caveman-mcp", "retrieve", s.compressed.handle], dir, env);
+      expect(second.stdout).toBe(BIG_JSON);
+      expect(doctor.status, doctor.stdout).toBe(0);
+    } else {
+      expect(v.stderr).toContain("originals are kept in memory only and will be lost at exit");
+      expect(v.stderr).toContain("Fix: reinstall caveman-mcp with its optional dependencies");
+      expect(s.stderr).toContain("store memory: originals are kept in memory only and will be lost at exit");
+      expect(existsSync(join(dir, ".caveman", "ccr.db"))).toBe(false);
+      expect(doctor.status).toBe(1);
+      expect(doctor.stdout).toMatch(/FAIL ccr store: .*will be lost at exit/);
+    }
   });
 
   it("without the platform package but with an ordinary better-sqlite3: the portable server on SQLite", async () => {
@@ -276,9 +302,13 @@ describe("packaging: tarballs installed with npm, started with npx", () => {
     const db = join(dir, "ccr.db");
     const s = await session(dir, env, ["--db", db, "--chip-dir", join(dir, "chips"), "--root", dir], false);
     expect(s.retrieved).toBe(BIG_JSON);
-    expect(s.stderr).toContain(`using the portable server with better-sqlite3 from ${real}`);
-    expect(s.stderr).not.toContain("in-memory store");
-    expect(s.stderr).not.toMatch(/cannot open/i);
+    // On Node 22.13+ the launcher never looks for better-sqlite3: Node's own SQLite serves.
+    expect(s.stderr).toContain(
+      BUILTIN
+        ? "using the portable server with Node's built-in SQLite"
+        : `using the portable server with better-sqlite3 from ${real}`,
+    );
+    expect(s.stderr).not.toMatch(/in memory|cannot open/i);
     expect(existsSync(db)).toBe(true);
   });
 });

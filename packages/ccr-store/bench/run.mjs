@@ -2,16 +2,20 @@
 // originals, on memory, SQLite and the Redis team store (a real redis-server on loopback started
 // here), with 1 and 4 client processes (bench/worker.mjs; each phase starts in all of them at
 // once; figures are the aggregate over the wall time of the phase, p99 the worst worker's).
-// Memory is private to each process, so its 4-process row is four independent stores. Imports
+// Memory is private to each process, so its 4-process row is four independent stores. SQLite runs
+// on both drivers: better-sqlite3 under this Node, node:sqlite under this Node when it has it,
+// else under the Node in CAVEMAN_BENCH_NODE or the Node 24 that tooling/scripts/node-matrix.sh
+// installs (the rows are left out, with a notice, when there is none). Imports
 // the built dist/, so run `pnpm build` first (turbo's bench task depends on build). Prints one
 // table and records it under the "ccr-store" section.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { printTable, writeResults } from "@caveman/bench";
 import { startRedis } from "@caveman/test-redis";
+import { nodeHasSqlite } from "../dist/sqlite.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const SIZES = [
@@ -19,6 +23,22 @@ const SIZES = [
   { label: "1 MB", bytes: 1024 * 1024, count: 40 },
 ];
 const PROCESSES = [1, 4];
+
+/** The Node that runs node:sqlite rows: this one when it has the module, else a newer one. */
+function sqliteNode() {
+  if (nodeHasSqlite(process.version)) return process.execPath;
+  const candidates = [
+    process.env.CAVEMAN_BENCH_NODE,
+    join(here, "..", "..", "..", ".cache", "node-matrix", "node-24.22.3", "package", "bin", "node"),
+  ];
+  return candidates.find((c) => c && existsSync(c)) ?? null;
+}
+const nodeFor = { "node:sqlite": sqliteNode() };
+const BACKENDS = ["memory", "better-sqlite3", "node:sqlite", "redis"].filter((b) => nodeFor[b] !== null);
+if (nodeFor["node:sqlite"] === null)
+  process.stderr.write(
+    "ccr-store bench: no Node 22.13+ for the node:sqlite rows; set CAVEMAN_BENCH_NODE or run tooling/scripts/node-matrix.sh once\n",
+  );
 
 async function phases(backend, target, processes, { bytes, count }) {
   const workers = Array.from({ length: processes }, () => startWorker(backend, target, bytes, count));
@@ -40,7 +60,7 @@ async function phases(backend, target, processes, { bytes, count }) {
 
 function startWorker(backend, target, bytes, count) {
   const child = spawn(
-    process.execPath,
+    nodeFor[backend] ?? process.execPath,
     [join(here, "worker.mjs"), backend, target, String(bytes), String(count)],
     { stdio: ["pipe", "pipe", "inherit"] },
   );
@@ -76,10 +96,11 @@ try {
     for (const processes of PROCESSES) {
       const targets = {
         memory: "-",
-        sqlite: join(dir, `sqlite-${size.bytes}-${processes}.db`),
+        "better-sqlite3": join(dir, `bsqlite-${size.bytes}-${processes}.db`),
+        "node:sqlite": join(dir, `nsqlite-${size.bytes}-${processes}.db`),
         redis: `${redis.url}?namespace=bench-${size.bytes}-${processes}`,
       };
-      for (const backend of ["memory", "sqlite", "redis"]) {
+      for (const backend of BACKENDS) {
         const r = await phases(backend, targets[backend], processes, size);
         rows.push({
           backend,

@@ -1,4 +1,4 @@
-// One benchmark process: opens a store (memory, SQLite or the Redis team store, each through
+// One benchmark process: opens a store (memory, SQLite on a named driver, or the Redis team store, each through
 // the asynchronous contract), makes `count` distinct originals of `size` bytes, then waits for
 // "go" on stdin before each phase (puts, then gets) so that several workers run each phase at
 // the same time. Reports each phase's timing as one JSON line on stdout.
@@ -14,7 +14,8 @@ const size = Number(sizeArg);
 const count = Number(countArg);
 const openers = {
   memory: () => toAsync(openMemoryStore()),
-  sqlite: () => toAsync(openSqliteStore({ path: target })),
+  "better-sqlite3": () => toAsync(openSqliteStore({ path: target, driver: "better-sqlite3" })),
+  "node:sqlite": () => toAsync(openSqliteStore({ path: target, driver: "node:sqlite" })),
   redis: () => openRedisStore({ url: target, commandTimeoutMs: 10_000 }),
 };
 const store = openers[backend]();

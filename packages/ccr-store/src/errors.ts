@@ -33,7 +33,13 @@ export type CcrStoreErrorCode =
   /** The handle was stored but its lifetime (idle window or maximum age) ran out; terminal. */
   | "handle_expired"
   /** A remote store (the team store) cannot be reached or refused us; the message says what to do. */
-  | "store_unavailable";
+  | "store_unavailable"
+  /** No SQLite driver loads in this process (no node:sqlite, and better-sqlite3's binding fails). */
+  | "store_driver_unavailable"
+  /** The database can be read but not written (read-only disk, directory or file): puts are refused. */
+  | "store_read_only"
+  /** The database file was deleted or replaced while open and a new one could not be made. */
+  | "store_vanished";
 
 /** A typed failure of the CCR store. */
 export class CcrStoreError extends Error {

@@ -9,7 +9,13 @@ export {
   parseHandle,
   requireHandle,
 } from "./handle.js";
-export { prepareStoreLocation, resolveStoreLocation, type StoreEnv, type StoreLocation } from "./location.js";
+export {
+  prepareStoreLocation,
+  resolveStoreLocation,
+  type StoreAccess,
+  type StoreEnv,
+  type StoreLocation,
+} from "./location.js";
 export { type MemoryStoreOptions, openMemoryStore } from "./memory.js";
 export { DEFAULT_BUDGET_BYTES, DEFAULT_IDLE_MS, MAX_ORIGINAL_BYTES } from "./policy.js";
 export type { TeamLinkState, TeamStatus, TeamStore } from "./team.js";

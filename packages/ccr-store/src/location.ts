@@ -63,11 +63,15 @@ function absolute(name: string, value: string, home: string): string {
   return normalize(expanded);
 }
 
+/** Whether the store's file can be written, or only read (read-only disk, directory or file). */
+export type StoreAccess = "read-write" | "read-only";
+
 /**
  * Make `path` ready for the SQLite backend: create its directory (0700) and the file (0600) if
  * missing, tighten an existing file to 0600, and refuse anything unsafe with store_unsafe_path.
+ * An existing file that can be read but not written (EROFS, EACCES, EPERM) is "read-only".
  */
-export function prepareStoreLocation(path: string): void {
+export function prepareStoreLocation(path: string): StoreAccess {
   if (typeof path !== "string" || !isAbsolute(path)) {
     throw new CcrStoreError(
       "invalid_config",
@@ -111,18 +115,36 @@ export function prepareStoreLocation(path: string): void {
     if ((st.mode & 0o077) !== 0) chmodOrFail(file);
   }
   if (lstatOrNull(path) === null) createPrivateFile(path);
-  // SQLite would quietly open an unwritable file read-only and fail every put later; say it now.
+  // SQLite would quietly open an unwritable file read-only and fail every put later; say it now,
+  // and let the caller open it read-only so that what it holds can still be read.
   // access() sees a read-only mount and an immutable file even for root.
   for (const p of [dir, path]) {
     try {
       accessSync(p, constants.W_OK);
     } catch (err) {
-      throw new CcrStoreError(
-        "store_open_failed",
-        `${p} is read-only (${(err as NodeJS.ErrnoException).code}); check the disk and permissions, or use another path`,
-        { cause: err },
-      );
+      const code = (err as NodeJS.ErrnoException).code;
+      if (!READ_ONLY_CODES.has(code ?? "") || !readable(path)) {
+        throw new CcrStoreError(
+          "store_open_failed",
+          `${p} is read-only (${code}); check the disk and permissions, or use another path`,
+          { cause: err },
+        );
+      }
+      return "read-only";
     }
+  }
+  return "read-write";
+}
+
+/** The errors access(W_OK) gives for a place we may read but not write. */
+const READ_ONLY_CODES = new Set(["EROFS", "EACCES", "EPERM"]);
+
+function readable(path: string): boolean {
+  try {
+    accessSync(path, constants.R_OK);
+    return true;
+  } catch {
+    return false;
   }
 }
 

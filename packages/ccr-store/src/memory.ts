@@ -136,6 +136,7 @@ export function openMemoryStore(opts: MemoryStoreOptions = {}): CcrStore {
       open();
       return {
         backend: "memory",
+        writable: true,
         entries: entries.size,
         bytes: usedBytes,
         hits: totalHits,

@@ -40,6 +40,15 @@ describe("parseTeamUrl", () => {
     expect(u.masked).toBe("redis://:***@h/0?namespace=b");
   });
 
+  it("masks a user name that stands alone (redis://SECRET@host is a password written in the wrong place)", () => {
+    const u = parseTeamUrl("redis://s3cr3tToken@cache.example:6379");
+    expect(u.masked).toBe("redis://***@cache.example:6379");
+    expect(u.masked).not.toContain("s3cr3tToken");
+    expect(parseTeamUrl("redis://alice:pw@h").masked).toBe("redis://alice:***@h");
+    // With the password given apart, a lone user name is a user name.
+    expect(parseTeamUrl("redis://alice@h", { password: "pw" }).masked).toBe("redis://alice@h");
+  });
+
   it("refuses what it cannot use, naming the problem and never echoing a password", () => {
     const cases: Array<[string, RegExp]> = [
       ["http://h", /redis:\/\/ or rediss:\/\//],
@@ -53,6 +62,10 @@ describe("parseTeamUrl", () => {
       ["redis://h?namespace=a&namespace=b", /twice/],
       ["not a url :secret@", /not a valid URL/],
       ["redis://u:secret%zz@h", /malformed %-escape/],
+      // A password holding an unescaped "/" or "?" splits the URL early: the rest must not be echoed.
+      ["redis://u:6379/secret@h", /percent-encode/],
+      ["redis://u:6379?secret@h", /percent-encode/],
+      ["redis://u:6379?x=1&secret@h", /percent-encode/],
     ];
     for (const [text, message] of cases) {
       let err: unknown;

@@ -76,6 +76,13 @@ export function parseTeamUrl(
     throw bad(`the team store URL must start with redis:// or rediss:// (TLS), not ${url.protocol}//`);
   }
   if (url.hostname === "") throw bad("the team store URL names no host");
+  // An "@" after the host means a password with an unescaped "/", "?" or "#" cut the URL short:
+  // what follows is part of the secret, so it is named, never echoed.
+  if (/@/.test(url.pathname + url.search + url.hash)) {
+    throw bad(
+      'the team store URL has an "@" after its host: percent-encode "/", "?", "#" and "@" in the user name and password (e.g. %2F), or give the password in CAVEMAN_CCR_PASSWORD',
+    );
+  }
   if (url.hash !== "") throw bad("the team store URL must not have a #fragment");
   const path = url.pathname.replace(/^\//, "");
   if (path !== "" && !/^\d{1,5}$/.test(path)) {
@@ -96,6 +103,9 @@ export function parseTeamUrl(
   const urlPassword = url.password === "" ? undefined : decode(url.password, "password");
   const masked = new URL(url.href);
   if (masked.password !== "") masked.password = "***";
+  // A user name with no password cannot log in, and is most often a password written without
+  // its leading ":" (redis://SECRET@host): shown masked like one, unless a password comes apart.
+  else if (masked.username !== "" && overrides.password === undefined) masked.username = "***";
   if (overrides.namespace !== undefined) masked.searchParams.set("namespace", namespace);
   return {
     tls: url.protocol === "rediss:",

@@ -70,6 +70,17 @@ describe("tiered store", () => {
     expect(text(await withDeadTeam.get(put.handle))).toBe("local wins");
   });
 
+  it("does not keep a put waiting on a first connection that has already failed", async () => {
+    // The put starts while the first connection is being made; the refusal comes back at once, so
+    // the put must not sit out the whole command timeout before keeping the original local.
+    const away = tiered(team(uniqueNamespace(), { url: "redis://127.0.0.1:1", commandTimeoutMs: 3000 }));
+    const t0 = Date.now();
+    const { handle } = await away.put("made while the team store refuses connections");
+    expect(Date.now() - t0).toBeLessThan(1500);
+    expect(away.local.has(handle)).toBe(true);
+    expect((await away.stats()).team).toMatchObject({ state: "down", backlog: 1 });
+  });
+
   it("passes the team store's verdicts on: expired, and unavailable when it is needed but away", async () => {
     let now = 1_700_000_000_000;
     const ns = uniqueNamespace();

@@ -5,7 +5,7 @@
 //   that fails, never fails the put: while the link is down the original waits in a bounded
 //   in-memory backlog (oldest dropped first past `backlogBytes`) and is written when the link is
 //   back; a put never waits on a link already known to be down (only, boundedly, on the first
-//   connection still being made).
+//   connection still being made, and no longer than until that attempt succeeds or fails).
 // - get: a local hit never touches the network. A local miss asks the team store (bounded waits),
 //   caches what it finds locally, and passes on its verdicts: null (unknown), handle_expired,
 //   store_corrupt, store_unavailable.
@@ -60,6 +60,12 @@ export function openTieredStore(opts: TieredStoreOptions): TieredStore {
   let dropped = 0;
   let draining: Promise<void> | undefined;
 
+  // Settles at the team link's first change of state (up, or known to be down).
+  let firstVerdictSeen: (() => void) | undefined;
+  const firstVerdict = new Promise<"verdict">((resolve) => {
+    firstVerdictSeen = () => resolve("verdict");
+  });
+
   const enqueue = (handle: string, original: string | Uint8Array, meta: CcrMeta | undefined): void => {
     if (backlog.has(handle)) return;
     // A copy: the caller may reuse its buffer long before the link is back.
@@ -89,7 +95,16 @@ export function openTieredStore(opts: TieredStoreOptions): TieredStore {
     const state = team.status().state;
     if (state === "down" || state === "closed") return enqueue(handle, original, meta);
     try {
-      await team.put(original, meta);
+      const put = team.put(original, meta);
+      if (state === "connecting") {
+        // The first attempt may fail long before the put's own bound runs out (a refused
+        // connection): then stop waiting at once. The abandoned put settles on its own.
+        put.catch(() => undefined);
+        if ((await Promise.race([put.then(() => "stored" as const), firstVerdict])) !== "stored") {
+          if (team.status().state !== "ready") return enqueue(handle, original, meta);
+          await put;
+        }
+      } else await put;
     } catch (err) {
       if (isCcrStoreError(err, "store_unavailable")) return enqueue(handle, original, meta);
       // The team store refused these bytes for good (too large for it, out of memory): they stay local.
@@ -131,6 +146,7 @@ export function openTieredStore(opts: TieredStoreOptions): TieredStore {
   };
 
   team?.onState((state) => {
+    firstVerdictSeen?.();
     if (state === "ready" && backlog.size > 0) void drain();
   });
 

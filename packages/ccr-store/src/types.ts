@@ -1,5 +1,5 @@
 // The CcrStore contract shared by the SQLite and memory backends. Every method is synchronous
-// (better-sqlite3 is). A put is idempotent and content-addressed; a get returns the exact bytes
+// (both SQLite drivers are). A put is idempotent and content-addressed; a get returns the exact bytes
 // that were put, verified against their SHA-256, or null when the handle is unknown; nothing is
 // evicted except entries idle for longer than the idle window, and only when a put needs room.
 
@@ -51,6 +51,10 @@ export interface CcrRecord {
 /** Figures for the whole store (all processes sharing it). */
 export interface CcrStats {
   backend: "sqlite" | "memory" | "redis";
+  /** The SQLite library in use (sqlite backend only). */
+  driver?: "node:sqlite" | "better-sqlite3";
+  /** False when the database could only be opened read-only: gets work, puts are refused. */
+  writable: boolean;
   entries: number;
   /** Bytes of originals held; this is what the budget counts. */
   bytes: number;

@@ -1,4 +1,5 @@
-// The backends under test, for the contract suites that must hold for all of them alike.
+// The backends under test, for the contract suites that must hold for all alike: memory, Redis,
+// and the SQLite backend on each driver that test/drivers.ts selects.
 import { join } from "node:path";
 import { startRedis, type TestRedis } from "@caveman/test-redis";
 import { afterAll, afterEach, beforeAll } from "vitest";
@@ -7,13 +8,14 @@ import { openMemoryStore } from "../src/memory.js";
 import { openRedisStore } from "../src/redis/store.js";
 import { openSqliteStore } from "../src/sqlite/store.js";
 import type { CcrStore, StorePolicyOptions } from "../src/types.js";
+import { driverOptions, testDrivers } from "./drivers.js";
 import { tempDir } from "./helpers.js";
 
 export const DAY = 24 * 60 * 60 * 1000;
 
 export type OpenStore = (opts?: StorePolicyOptions) => CcrStore;
 
-/** Both backends, each store closed (and its temp dir removed) after every test of the caller. */
+/** Every backend, each store closed (and its temp dir removed) after every test of the caller. */
 export function useBackends(): Array<[string, OpenStore]> {
   const cleanups: Array<() => void> = [];
   afterEach(() => {
@@ -25,14 +27,14 @@ export function useBackends(): Array<[string, OpenStore]> {
   };
   return [
     ["memory", (opts) => track(openMemoryStore(opts))],
-    [
-      "sqlite",
+    ...testDrivers().map((driver): [string, OpenStore] => [
+      `sqlite (${driver})`,
       (opts) => {
         const { dir, cleanup } = tempDir();
         cleanups.push(cleanup);
-        return track(openSqliteStore({ path: join(dir, "ccr.db"), ...opts }));
+        return track(openSqliteStore({ path: join(dir, "ccr.db"), ...driverOptions(driver), ...opts }));
       },
-    ],
+    ]),
   ];
 }
 

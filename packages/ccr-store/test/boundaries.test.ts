@@ -35,7 +35,7 @@ describe("source boundaries", () => {
     }
   });
 
-  it("keeps better-sqlite3 and the network code out of everything the root entry imports", () => {
+  it("keeps both SQLite libraries and the network code out of everything the root entry imports", () => {
     const seen = new Set<string>();
     const visit = (file: string): void => {
       if (seen.has(file)) return;
@@ -46,12 +46,20 @@ describe("source boundaries", () => {
         expect(resolve(dirname(file), spec), `${relative(SRC, file)} imports ${spec}`).not.toContain(
           join(SRC, "redis"),
         );
+        expect(readFileSync(file, "utf8"), relative(SRC, file)).not.toMatch(/node:sqlite/);
         if (spec.startsWith(".")) visit(resolve(dirname(file), spec.replace(/\.js$/, ".ts")));
       }
     };
     visit(join(SRC, "index.ts"));
     expect(seen.size).toBeGreaterThan(5);
-    expect(importsOf(join(SRC, "sqlite", "connection.ts"))).toContain("better-sqlite3");
+    expect(importsOf(join(SRC, "sqlite", "better-driver.ts"))).toContain("better-sqlite3");
+  });
+
+  it("never imports node:sqlite statically, so Node 20 can load every module", () => {
+    for (const file of sources) {
+      expect(importsOf(file), relative(SRC, file)).not.toContain("node:sqlite");
+    }
+    expect(readFileSync(join(SRC, "sqlite", "node-driver.ts"), "utf8")).toContain('"node:sqlite"');
   });
 
   it("lists public exports one by one", () => {

@@ -36,9 +36,10 @@ export interface ChildResult {
 }
 
 /** Run the worker to completion and parse each whole stdout line as JSON. */
-export function runWorker(args: string[]): Promise<ChildResult> {
+export function runWorker(args: string[], driver?: string): Promise<ChildResult> {
   const child = spawn(process.execPath, [join(CHILD_DIR, "worker.mjs"), ...args], {
     stdio: ["ignore", "pipe", "pipe"],
+    env: driver === undefined ? process.env : { ...process.env, CCR_WORKER_DRIVER: driver },
   });
   let stdout = "";
   let stderr = "";

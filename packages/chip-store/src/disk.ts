@@ -4,12 +4,13 @@
 // two processes that pick the same id can never overwrite each other's chip (rename would).
 
 import {
-  chmodSync,
   closeSync,
   constants,
+  existsSync,
   fstatSync,
   fsyncSync,
   linkSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -19,11 +20,13 @@ import {
   unlinkSync,
   writeSync,
 } from "node:fs";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 
 const CHIP_FILE = /^chip-([0-9a-f]{6}|[0-9a-f]{12})\.json$/;
-const TEMP_FILE = /^\.chip-[0-9a-f]+\.tmp$/;
-/** Temp files older than this belong to a crashed writer, not to one still writing. */
+/** `.chip-p<pid>-<hex>.tmp`: the writer's pid tells a crash leftover from a write in progress. */
+const TEMP_FILE = /^\.chip-p(\d{1,10})-[0-9a-f]+\.tmp$/;
+/** Temp names without a pid (older versions, the Go tool): only age tells them apart. */
+const LEGACY_TEMP_FILE = /^\.chip-[0-9a-f]+\.tmp$/;
 const STALE_TEMP_MS = 10 * 60 * 1000;
 
 export function chipFileName(id: string): string {
@@ -40,14 +43,51 @@ export function errnoCode(e: unknown): string | undefined {
     : undefined;
 }
 
-/** Creates the directory 0700 (and tightens an existing one we can chmod). */
-export function ensureChipDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  try {
-    chmodSync(dir, 0o700);
-  } catch {
-    // A directory owned by someone else stays as it is; writes into it still work or warn.
+/**
+ * Makes the chip directory ready without changing anything we do not own: each missing level is
+ * created 0700, one at a time (so an existing parent keeps its mode, and Node 20's recursive
+ * mkdir never meets a pseudo file system such as /proc); an existing directory keeps its mode
+ * and owner. Returns null when the directory is fine, else why it is unsafe and how to fix it:
+ * world-writable without the sticky bit (anyone could delete or replace chips), or owned by
+ * another user (who could read and replace them). Throws the fs error when it cannot be created.
+ */
+export function ensureChipDir(dir: string): string | null {
+  const missing: string[] = [];
+  for (let cur = resolve(dir); !existsSync(cur); cur = dirname(cur)) {
+    missing.push(cur);
+    if (dirname(cur) === cur) break;
   }
+  for (const d of missing.reverse()) {
+    try {
+      mkdirSync(d, { mode: 0o700 });
+    } catch (e) {
+      if (errnoCode(e) !== "EEXIST") throw e;
+    }
+  }
+  return unsafeDirReason(dir);
+}
+
+/** Why `dir` is no safe place for chips, with the fix; null when it is safe (always on Windows). */
+function unsafeDirReason(dir: string): string | null {
+  if (process.platform === "win32") return null;
+  const st = statSync(dir);
+  if (!st.isDirectory()) throw Object.assign(new Error(`${dir} is not a directory`), { code: "ENOTDIR" });
+  const mode = (st.mode & 0o7777).toString(8).padStart(4, "0");
+  if ((st.mode & 0o002) !== 0 && (st.mode & 0o1000) === 0) {
+    return (
+      `chip directory ${dir} is writable by every user without the sticky bit (mode ${mode}), so anyone could ` +
+      `replace or delete chips; it was left unchanged. Fix: use a directory of your own (e.g. a new one, which is ` +
+      `created 0700), or tighten this one yourself (chmod o-w ${dir}, or chmod +t ${dir})`
+    );
+  }
+  const uid = process.getuid?.();
+  if (uid !== undefined && st.uid !== uid) {
+    return (
+      `chip directory ${dir} is owned by uid ${st.uid}, not by this user (uid ${uid}), who could read and ` +
+      `replace chips; it was left unchanged. Fix: use a directory of your own (e.g. a new one, which is created 0700)`
+    );
+  }
+  return null;
 }
 
 export function listChipFiles(dir: string): string[] {
@@ -116,7 +156,7 @@ function fsyncDir(dir: string): void {
  * gives an error whose code is EEXIST and is never replaced.
  */
 export function writeExclusive(dir: string, name: string, text: string, tempTag: string): void {
-  const tmp = join(dir, `.chip-${tempTag}.tmp`);
+  const tmp = join(dir, `.chip-p${process.pid}-${tempTag}.tmp`);
   const final = join(dir, name);
   let fd: number;
   try {
@@ -172,13 +212,37 @@ export function unlinkQuiet(path: string): boolean {
   }
 }
 
-/** Removes temp files left by writers that crashed long enough ago; returns how many. */
+/**
+ * Removes temp files left by crashed writers; returns how many. A temp file is provably a crash
+ * leftover when it is ours by name and owner and its writer's pid no longer runs, so it goes at
+ * once; an old-style name without a pid goes once it is STALE_TEMP_MS old.
+ */
 export function removeStaleTemps(dir: string, nowMs: number): number {
+  const uid = process.getuid?.();
   let removed = 0;
   for (const name of readdirSync(dir)) {
-    if (!TEMP_FILE.test(name)) continue;
-    const mtime = fileMtimeMs(dir, name);
-    if (mtime !== null && nowMs - mtime > STALE_TEMP_MS && unlinkQuiet(join(dir, name))) removed++;
+    const pid = TEMP_FILE.exec(name)?.[1];
+    if (pid === undefined && !LEGACY_TEMP_FILE.test(name)) continue;
+    let st: ReturnType<typeof lstatSync>;
+    try {
+      st = lstatSync(join(dir, name));
+    } catch {
+      continue;
+    }
+    if (!st.isFile() || (uid !== undefined && st.uid !== uid)) continue;
+    const stale = pid !== undefined ? !pidAlive(Number(pid)) : nowMs - st.mtimeMs > STALE_TEMP_MS;
+    if (stale && unlinkQuiet(join(dir, name))) removed++;
   }
   return removed;
+}
+
+/** False only when the system says no such process exists (a process we may not signal lives). */
+function pidAlive(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return errnoCode(e) !== "ESRCH";
+  }
 }

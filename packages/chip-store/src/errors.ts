@@ -10,7 +10,8 @@ export type ChipErrorCode =
   | "chip_binary"
   | "chip_no_field"
   | "chip_invalid_option"
-  | "chip_io_failed";
+  | "chip_io_failed"
+  | "chip_unsafe_dir";
 
 export class ChipStoreError extends Error {
   readonly code: ChipErrorCode;

@@ -101,13 +101,16 @@ export class ChipStore {
       warnings: [],
     };
     if (this.dir) {
+      let unsafe: string | null = null;
       try {
-        ensureChipDir(this.dir);
-        this.loadReport.staleTempsRemoved = removeStaleTemps(this.dir, this.clock());
+        unsafe = ensureChipDir(this.dir);
+        if (!unsafe) this.loadReport.staleTempsRemoved = removeStaleTemps(this.dir, this.clock());
       } catch (e) {
         this.disablePersistence(`cannot use chip directory ${this.dir}: ${(e as Error).message}`);
         this.loadReport.warnings.push(this.persistProblem as string);
       }
+      // Never chmod what we did not create: an unsafe existing directory is refused, untouched.
+      if (unsafe) throw new ChipStoreError("chip_unsafe_dir", unsafe);
       const before = this.queue.entries.length;
       const { skipped, expired, evicted } = this.sync();
       this.loadReport.loaded = this.queue.entries.length - before + evicted.length;
@@ -342,6 +345,13 @@ export class ChipStore {
     if (payload.content !== undefined) chip.content = payload.content;
     if (payload.data) chip.data = payload.data;
 
+    const stored = Buffer.byteLength(toDiskJson(chip));
+    if (stored > this.maxFileBytes()) {
+      throw new ChipStoreError(
+        "chip_too_large",
+        `its stored form would be ${stored} bytes (control characters are escaped), over the ${this.maxFileBytes()}-byte file limit; nothing was saved`,
+      );
+    }
     const onDisk = this.allocateAndWrite(chip, warnings);
     this.queue.insert({
       id: chip.id,
@@ -482,9 +492,14 @@ export class ChipStore {
     return this.last;
   }
 
-  /** A file can be at most this big: base64 inflates a payload by 4/3, JSON escaping by up to 6x. */
+  /**
+   * A chip file can be at most this big, so a huge file under a chip name is refused by its size
+   * (fstat) before it is read: base64 inflates a payload by 4/3 and JSON escaping of quotes and
+   * backslashes by 2; a payload whose stored form would be larger (mostly control characters,
+   * escaped 6x) is refused at save with chip_too_large.
+   */
   private maxFileBytes(): number {
-    return this.maxChipBytes * 6 + 1024 * 1024;
+    return this.maxChipBytes * 2 + 1024 * 1024;
   }
 
   private keepPayload(chip: Chip): Chip | null {

@@ -1,14 +1,21 @@
-// Atomic replacement of a file's bytes: write a temp file with a random name in the same
-// directory, fsync it, give it the old file's mode (and owner where allowed), rename it over the
-// target, fsync the directory. A crash leaves the old file or the new one, never a torn one.
-// Rename gives the path a new inode, so a hard link to the old file keeps the old bytes: atomicity
-// wins over link sharing (the editor warns when it splits a link). Temp files of ours left by a
-// crash are removed on the next write to the same directory once they are older than STALE_MS.
+// Atomic replacement of a file's bytes inside a pinned directory (see confine.ts): write a temp
+// file with a random name in that directory, prove the temp file is inside the roots, fsync it,
+// give it the old file's mode (and owner where allowed), run the caller's last checks, then
+// rename it over the target (or hard-link it, for a file that must not exist yet) and fsync the
+// directory. A crash leaves the old file or the new one, never a torn one. Rename gives the path
+// a new inode, so a hard link to the old file keeps the old bytes: atomicity wins over link
+// sharing (the editor warns when it splits a link).
+//
+// Temp names carry the writer's pid: `.<name>.<pid>-<16 hex>.caveman-tmp`. A temp file whose
+// writer is dead (same user, pid not running) is provably a crash leftover and is removed by the
+// next write into that directory, whatever file it was for; names without a pid (older
+// versions) go after STALE_MS.
 
 import type { Stats } from "node:fs";
-import { lstat, open, readdir, rename, stat, unlink } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { type FileHandle, link, lstat, open, readdir, rename, unlink } from "node:fs/promises";
+import type { DirRef } from "./confine.js";
 import { EditError, fsError } from "./errors.js";
+import { pidAlive } from "./liveness.js";
 
 export const TEMP_SUFFIX = ".caveman-tmp";
 const STALE_MS = 10 * 60 * 1000;
@@ -21,35 +28,46 @@ export interface AtomicWriteOptions {
   now: () => number;
   /** Mode for a new file (default 0o666, then masked by the umask). */
   mode?: number;
-  /** Remove our stale temp files next to the target first (default true). */
+  /** Remove crash leftovers of ours next to the target first (default true). */
   cleanStale?: boolean;
-  /** Called just before rename: throw to abort (the temp file is removed, the target untouched). */
+  /** Called just before the rename: throw to abort (the temp file is removed, the target untouched). */
   beforeRename?: () => Promise<void>;
+  /** For a creation: fail with `conflict` if the target appeared meanwhile, never replace it. */
+  exclusive?: boolean;
+  /** The caller's name for the target, for messages. */
+  shown?: string;
 }
 
-/** Most file systems cap a name at 255 bytes; the temp name adds 30 to the target's own name. */
+/** Most file systems cap a name at 255 bytes; the temp name adds up to 40 to the target's own. */
 const NAME_MAX = 255;
-const TEMP_EXTRA = 2 + 16 + TEMP_SUFFIX.length;
+const TEMP_EXTRA = 2 + 11 + 16 + TEMP_SUFFIX.length;
 
 /** `.<name>.` with the name cut (at a character boundary) so a file named up to the limit can be edited. */
-function tempPrefix(target: string): string {
-  let base = basename(target);
+export function tempPrefix(name: string): string {
+  let base = name;
   while (Buffer.byteLength(base) > NAME_MAX - TEMP_EXTRA) base = Array.from(base).slice(0, -1).join("");
   return `.${base}.`;
 }
 
-export function tempName(target: string, hex: string): string {
-  return join(dirname(target), `${tempPrefix(target)}${hex}${TEMP_SUFFIX}`);
+export function tempName(name: string, hex: string): string {
+  return `${tempPrefix(name)}${process.pid}-${hex}${TEMP_SUFFIX}`;
 }
 
-export async function writeAtomic(target: string, data: Uint8Array, opts: AtomicWriteOptions): Promise<void> {
-  const dir = dirname(target);
-  if (opts.cleanStale !== false) await removeStaleTemps(target, opts.now());
-  const tmp = tempName(target, opts.randomHex());
+export async function writeAtomic(
+  dir: DirRef,
+  name: string,
+  data: Uint8Array,
+  opts: AtomicWriteOptions,
+): Promise<void> {
+  const shown = opts.shown ?? name;
+  if (opts.cleanStale !== false) await removeStaleTemps(dir, opts.now());
+  const tmp = tempName(name, opts.randomHex());
   const mode = opts.previous ? opts.previous.mode & 0o7777 : (opts.mode ?? 0o666);
-  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  let handle: FileHandle | undefined;
   try {
-    handle = await open(tmp, "wx", mode);
+    handle = await open(dir.entry(tmp), "wx", mode);
+    // The temp file is where the bytes go first: prove it is inside before writing one.
+    await dir.verifyHandle(handle, tmp, shown);
     await handle.writeFile(data);
     if (opts.previous) {
       // open() is masked by the umask; the old mode must come back exactly (setuid bits included).
@@ -60,16 +78,38 @@ export async function writeAtomic(target: string, data: Uint8Array, opts: Atomic
     await handle.close();
     handle = undefined;
     if (opts.beforeRename) await opts.beforeRename();
-    await rename(tmp, target);
+    if (opts.exclusive) await placeExclusive(dir, tmp, name, shown);
+    else await rename(dir.entry(tmp), dir.entry(name));
   } catch (err) {
     if (handle) await handle.close().catch(() => undefined);
-    await unlink(tmp).catch(() => undefined);
-    throw fsError(err, target, "write");
+    await unlink(dir.entry(tmp)).catch(() => undefined);
+    throw fsError(err, shown, "write");
   }
-  await syncDir(dir);
+  await dir.sync();
 }
 
-async function keepOwner(handle: Awaited<ReturnType<typeof open>>, previous: Stats): Promise<void> {
+/** link(2) refuses to replace: a file created by someone else meanwhile is a conflict, not lost. */
+async function placeExclusive(dir: DirRef, tmp: string, name: string, shown: string): Promise<void> {
+  try {
+    await link(dir.entry(tmp), dir.entry(name));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") {
+      throw new EditError(
+        "conflict",
+        `${shown} was created by someone else while this edit ran; nothing was written — read it and retry`,
+        { path: shown },
+      );
+    }
+    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "ENOSYS" && code !== "EXDEV") throw err;
+    // No hard links on this file system: the pre-rename check is the only guard left.
+    await rename(dir.entry(tmp), dir.entry(name));
+    return;
+  }
+  await unlink(dir.entry(tmp)).catch(() => undefined);
+}
+
+async function keepOwner(handle: FileHandle, previous: Stats): Promise<void> {
   const st = await handle.stat();
   if (st.uid === previous.uid && st.gid === previous.gid) return;
   try {
@@ -79,36 +119,34 @@ async function keepOwner(handle: Awaited<ReturnType<typeof open>>, previous: Sta
   }
 }
 
-export async function syncDir(dir: string): Promise<void> {
-  let h: Awaited<ReturnType<typeof open>> | undefined;
-  try {
-    h = await open(dir, "r");
-    await h.sync();
-  } catch {
-    // Some file systems refuse fsync on a directory (EINVAL/EISDIR); the rename is still atomic.
-  } finally {
-    await h?.close().catch(() => undefined);
-  }
-}
+/** `.<name>.<pid>-<16 hex>.caveman-tmp`, or the old `.<name>.<16 hex>.caveman-tmp`. */
+const OURS = /^\..+\.(?:(\d{1,10})-)?[0-9a-f]{16}\.caveman-tmp$/;
 
-export async function removeStaleTemps(target: string, now: number): Promise<number> {
-  const dir = dirname(target);
-  const prefix = tempPrefix(target);
+/**
+ * Remove temp files left in this directory by crashed writers (of any file in it): ours by name
+ * pattern and owner, and either written by a process that no longer runs or (old-style names
+ * without a pid) older than STALE_MS. A live writer's temp file is never touched. Returns how
+ * many were removed.
+ */
+export async function removeStaleTemps(dir: DirRef, now: number): Promise<number> {
   let names: string[];
   try {
-    names = await readdir(dir);
+    names = await readdir(dir.entry("."));
   } catch {
     return 0;
   }
+  const uid = process.getuid?.();
   let removed = 0;
-  for (const name of names) {
-    if (!name.startsWith(prefix) || !name.endsWith(TEMP_SUFFIX)) continue;
-    const hex = name.slice(prefix.length, -TEMP_SUFFIX.length);
-    if (!/^[0-9a-f]{16}$/.test(hex)) continue;
-    const p = join(dir, name);
+  for (const entry of names) {
+    const m = OURS.exec(entry);
+    if (!m) continue;
+    const pid = m[1];
+    const p = dir.entry(entry);
     try {
       const st = await lstat(p);
-      if (!st.isFile() || now - st.mtimeMs < STALE_MS) continue;
+      if (!st.isFile() || (uid !== undefined && st.uid !== uid)) continue;
+      const stale = pid !== undefined ? !pidAlive(Number(pid)) : now - st.mtimeMs >= STALE_MS;
+      if (!stale) continue;
       await unlink(p);
       removed++;
     } catch {
@@ -116,16 +154,6 @@ export async function removeStaleTemps(target: string, now: number): Promise<num
     }
   }
   return removed;
-}
-
-/** Stat that maps errors to typed ones; null when the file does not exist. */
-export async function statOrNull(p: string): Promise<Stats | null> {
-  try {
-    return await stat(p);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw fsError(err, p, "stat");
-  }
 }
 
 export function sameFile(a: Stats, b: Stats): boolean {

@@ -63,12 +63,88 @@ function clusters(changes: Change[], oldLen: number): Change[] {
   return out;
 }
 
-function fallbackHunk(a: string, b: string): StructuredPatchHunk {
-  const split = (t: string) => (t === "" ? [] : t.replace(/\n$/, "").split("\n"));
-  const oldLines = split(a);
-  const newLines = split(b);
-  const lines = [...oldLines.map((l) => `-${l}`), ...newLines.map((l) => `+${l}`)];
-  return { oldStart: 1, oldLines: oldLines.length, newStart: 1, newLines: newLines.length, lines };
+/**
+ * Myers' diff costs about (lines of both sides) x (edit length) steps; more than this many
+ * steps and the window is diffed line against line instead (linear), so a whole-file write of a
+ * few megabytes cannot hold the event loop for seconds. The diff is for reading, and cut at
+ * maxDiffBytes anyway; the file's bytes never depend on it.
+ */
+const MYERS_BUDGET = 4_000_000;
+const MIN_EDIT_LENGTH = 64;
+const NO_NEWLINE = "\\ No newline at end of file";
+
+interface Side {
+  lines: string[];
+  /** The window's last line is the file's last line and has no newline. */
+  open: boolean;
+}
+
+function side(doc: Doc, from: number, to: number): Side {
+  return {
+    lines: doc.lines.slice(from, to),
+    open: to === doc.lines.length && to > from && doc.eols[to - 1] === "",
+  };
+}
+
+/**
+ * Linear diff: line i of one side against line i of the other, the longer side's tail as pure
+ * removal or addition. Not minimal when lines were inserted, but exact: every context line is
+ * equal on both sides and every removed/added line is shown.
+ */
+export function alignedHunks(a: Side, b: Side): StructuredPatchHunk[] {
+  const n = Math.max(a.lines.length, b.lines.length);
+  const lastA = a.lines.length - 1;
+  const lastB = b.lines.length - 1;
+  const same = (i: number) =>
+    i <= lastA &&
+    i <= lastB &&
+    a.lines[i] === b.lines[i] &&
+    (i === lastA && a.open) === (i === lastB && b.open);
+  const hunks: StructuredPatchHunk[] = [];
+  let i = 0;
+  while (i < n) {
+    if (same(i)) {
+      i++;
+      continue;
+    }
+    // A hunk: changed runs separated by at most 2 x CONTEXT equal lines, with CONTEXT around.
+    const start = Math.max(0, i - CONTEXT);
+    const lines: string[] = [];
+    for (let k = start; k < i; k++) lines.push(` ${a.lines[k]}`);
+    let end = i;
+    for (;;) {
+      let q = end;
+      while (q < n && !same(q)) q++;
+      for (let k = end; k < Math.min(q, a.lines.length); k++) {
+        lines.push(`-${a.lines[k]}`);
+        if (k === lastA && a.open) lines.push(NO_NEWLINE);
+      }
+      for (let k = end; k < Math.min(q, b.lines.length); k++) {
+        lines.push(`+${b.lines[k]}`);
+        if (k === lastB && b.open) lines.push(NO_NEWLINE);
+      }
+      let r = q;
+      while (r < n && r - q <= 2 * CONTEXT && same(r)) r++;
+      if (r < n && r - q <= 2 * CONTEXT) {
+        for (let k = q; k < r; k++) lines.push(` ${a.lines[k]}`);
+        end = r;
+        continue;
+      }
+      const stop = Math.min(n, q + CONTEXT, r);
+      for (let k = q; k < stop; k++) {
+        lines.push(` ${a.lines[k]}`);
+        if (k === lastA && a.open) lines.push(NO_NEWLINE);
+      }
+      end = stop;
+      break;
+    }
+    const oldLines = Math.max(0, Math.min(end, a.lines.length) - start);
+    const newLines = Math.max(0, Math.min(end, b.lines.length) - start);
+    // jsdiff's convention: starts are 1-based even for an empty side (formatPatch prints -0,0).
+    hunks.push({ oldStart: start + 1, oldLines, newStart: start + 1, newLines, lines });
+    i = end;
+  }
+  return hunks;
 }
 
 export function unifiedDiff(
@@ -83,11 +159,18 @@ export function unifiedDiff(
     const a = windowText(before, w.oldStart, w.oldEnd);
     const b = windowText(after, w.newStart, w.newEnd);
     if (a === b) continue;
-    const patch = structuredPatch("a", "b", a, b, undefined, undefined, {
-      context: CONTEXT,
-      maxEditLength: MAX_EDIT_LENGTH,
-    });
-    const parts = patch ? patch.hunks : [fallbackHunk(a, b)];
+    const size = w.oldEnd - w.oldStart + (w.newEnd - w.newStart);
+    const editLength = Math.min(MAX_EDIT_LENGTH, Math.floor(MYERS_BUDGET / Math.max(1, size)));
+    const patch =
+      editLength >= MIN_EDIT_LENGTH
+        ? structuredPatch("a", "b", a, b, undefined, undefined, {
+            context: CONTEXT,
+            maxEditLength: editLength,
+          })
+        : undefined;
+    const parts = patch
+      ? patch.hunks
+      : alignedHunks(side(before, w.oldStart, w.oldEnd), side(after, w.newStart, w.newEnd));
     for (const h of parts) {
       hunks.push({ ...h, oldStart: h.oldStart + w.oldStart, newStart: h.newStart + w.newStart });
     }

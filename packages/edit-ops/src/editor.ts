@@ -12,7 +12,7 @@ import { parsePathSpec } from "./pathspec.js";
 import { emptyPlan, insertEdit, rangeEdit, textEdit, tooLong } from "./plan.js";
 import { parseRead, readLines } from "./read.js";
 import { openRoots, resolvePath } from "./roots.js";
-import { load, type StoreDeps } from "./store.js";
+import { type StoreDeps, withLoaded } from "./store.js";
 import { encode } from "./text.js";
 import type {
   BatchInput,
@@ -58,7 +58,10 @@ export function createEditor(options: EditorOptions): Editor {
   const maxReadBytes = positive(options.maxReadBytes, 100 * 1024, "maxReadBytes");
   const maxDiffBytes = positive(options.maxDiffBytes, 64 * 1024, "maxDiffBytes");
   const deps: StoreDeps = {
+    roots,
     maxFileBytes: positive(options.maxFileBytes, 64 * 1024 * 1024, "maxFileBytes"),
+    lockTimeoutMs: positive(options.lockTimeoutMs, 10_000, "lockTimeoutMs"),
+    randomHex,
     journal: {
       dir: options.journalDir,
       depth: positive(options.journalDepth, 20, "journalDepth"),
@@ -76,11 +79,12 @@ export function createEditor(options: EditorOptions): Editor {
     async read(input) {
       const { path, req } = parseRead(input);
       const at = await resolvePath(path, roots);
-      const loaded = await load(deps, at, true);
-      return readLines(loaded.doc!, loaded.bytes!, at.path, req, {
-        maxLines: maxReadLines,
-        maxBytes: maxReadBytes,
-      });
+      return withLoaded(deps, at, { mustExist: true, lock: false }, async (loaded) =>
+        readLines(loaded.doc!, loaded.bytes!, at.path, req, {
+          maxLines: maxReadLines,
+          maxBytes: maxReadBytes,
+        }),
+      );
     },
 
     async write(input) {
@@ -233,6 +237,13 @@ export function createEditor(options: EditorOptions): Editor {
     async undo(input) {
       const rec = checkKeys(input, [...GUARD], "undo");
       const path = parsePathSpec(str(rec, "path", true));
+      if (path.start_line !== undefined || path.all) {
+        // Undo restores the whole file as it was before its last edit; a position would be ignored.
+        throw new EditError(
+          "invalid_range",
+          `undo takes no line position: it restores the whole file as it was before its last edit; give ${path.path} alone`,
+        );
+      }
       const preview = bool(rec, "preview") ?? false;
       const expected = expectedHash(rec);
       const at = await resolvePath(path.path, roots);

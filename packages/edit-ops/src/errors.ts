@@ -16,6 +16,7 @@ export type EditErrorCode =
   | "invalid_argument"
   | "nothing_to_undo"
   | "permission_denied"
+  | "busy"
   | "io_error";
 
 /** Facts behind an error, for callers that want more than the message (all optional). */

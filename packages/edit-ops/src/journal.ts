@@ -9,6 +9,7 @@
 import { mkdir, readdir, readFile, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { writeAtomic } from "./atomic.js";
+import { plainDir } from "./confine.js";
 import { EditError } from "./errors.js";
 import { type ByteSplice, sha256 } from "./text.js";
 
@@ -117,9 +118,10 @@ export async function recordEdit(
     after_hash: afterHash ?? sha256(after),
     splices: spans.map((p) => [p.at, p.oldEnd - p.oldStart, p.inserted]),
   };
-  const io = { previous: null, randomHex: deps.randomHex, now: deps.now, mode: 0o600, cleanStale: false };
-  await writeAtomic(join(dir, `${name(seq)}.bin`), removed, io);
-  await writeAtomic(join(dir, `${name(seq)}.json`), Buffer.from(`${JSON.stringify(entry)}\n`), io);
+  const io = { previous: null, randomHex: deps.randomHex, now: deps.now, mode: 0o600 };
+  const at = plainDir(dir);
+  await writeAtomic(at, `${name(seq)}.bin`, removed, io);
+  await writeAtomic(at, `${name(seq)}.json`, Buffer.from(`${JSON.stringify(entry)}\n`), io);
   const excess = existing.length + 1 - deps.depth;
   for (let i = 0; i < excess; i++) await dropEntry(dir, existing[i]!);
 }

@@ -11,7 +11,7 @@ import type { Plan } from "./plan.js";
 import { buildResult } from "./result.js";
 import { type Root, resolvePath } from "./roots.js";
 import { splice } from "./splice.js";
-import { checkExpected, commit, type Loaded, load, type StoreDeps } from "./store.js";
+import { checkExpected, commit, type Loaded, type StoreDeps, withLoaded } from "./store.js";
 import {
   type ByteSplice,
   type Doc,
@@ -45,11 +45,12 @@ export function createMutator({ roots, deps, io, maxDiffBytes }: MutatorContext)
     const preview = bool(rec, "preview") ?? false;
     const expected = expectedHash(rec);
     const at = await resolvePath(path, roots);
-    return locks.run(at.real, async () => {
-      const loaded = await load(deps, at, mustExist);
-      checkExpected(loaded, expected);
-      return fn(loaded, preview);
-    });
+    return locks.run(at.real, () =>
+      withLoaded(deps, at, { mustExist, lock: !preview }, async (loaded) => {
+        checkExpected(loaded, expected);
+        return fn(loaded, preview);
+      }),
+    );
   };
 
   /** Apply a plan to the loaded document and write (unless preview). */

@@ -4,7 +4,7 @@
 // exist yet is checked through its nearest existing ancestor. Names like `..foo` are ordinary.
 
 import { lstatSync, realpathSync } from "node:fs";
-import { lstat, realpath } from "node:fs/promises";
+import { lstat, realpath, stat } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { EditError, fsError } from "./errors.js";
 
@@ -91,6 +91,15 @@ export async function resolvePath(input: string, roots: Root[]): Promise<Resolve
     const code = (err as NodeJS.ErrnoException).code;
     if (code !== "ENOENT") throw fsError(err, lexical, "resolve");
     if (await isDanglingLink(lexical)) {
+      // realpath fails on links into /proc's magic links (`/dev/stdin` -> /proc/self/fd/0 ->
+      // `pipe:[…]`) although something is there: stat follows them. That is no file to edit.
+      if (await reachable(lexical)) {
+        throw new EditError(
+          "invalid_argument",
+          `${lexical} is not a regular file (it leads to a pipe, socket, terminal or device); give a file path`,
+          { path: lexical },
+        );
+      }
       throw new EditError(
         "not_found",
         `${lexical} is a symlink whose target does not exist; fix or remove the link first`,
@@ -109,6 +118,15 @@ export async function resolvePath(input: string, roots: Root[]): Promise<Resolve
 async function isDanglingLink(p: string): Promise<boolean> {
   try {
     return (await lstat(p)).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+async function reachable(p: string): Promise<boolean> {
+  try {
+    await stat(p);
+    return true;
   } catch {
     return false;
   }

@@ -1,9 +1,18 @@
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { procFdWorks } from "./confine.js";
 import { openRoots, resolvePath } from "./roots.js";
-import { commit, load, type StoreDeps } from "./store.js";
+import { commit, type Loaded, type StoreDeps, withLoaded } from "./store.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -13,11 +22,15 @@ afterEach(() => {
 function env() {
   const root = realpathSync(mkdtempSync(join(tmpdir(), "edit-ops-store-")));
   dirs.push(root);
+  const roots = openRoots([root]);
   const deps: StoreDeps = {
+    roots,
     maxFileBytes: 1 << 20,
+    lockTimeoutMs: 1000,
+    randomHex: () => "0123456789abcdef",
     journal: { dir: join(root, ".journal"), depth: 5, randomHex: () => "0123456789abcdef", now: Date.now },
   };
-  return { root, deps, roots: openRoots([root]) };
+  return { root, deps, roots };
 }
 
 const io = { op: "replace", journal: true, randomHex: () => "fedcba9876543210", now: Date.now };
@@ -27,17 +40,51 @@ describe("commit", () => {
     const { root, deps, roots } = env();
     const f = join(root, "a.txt");
     writeFileSync(f, "one\n");
-    const loaded = await load(deps, await resolvePath("a.txt", roots), true);
-    writeFileSync(f, "someone else, longer\n");
-    await expect(commit(deps, loaded, Buffer.from("mine\n"), io)).rejects.toMatchObject({ code: "conflict" });
+    const at = await resolvePath("a.txt", roots);
+    await withLoaded(deps, at, { mustExist: true, lock: true }, async (loaded: Loaded) => {
+      writeFileSync(f, "someone else, longer\n");
+      await expect(commit(deps, loaded, Buffer.from("mine\n"), io)).rejects.toMatchObject({
+        code: "conflict",
+      });
+    });
     expect(readFileSync(f, "utf8")).toBe("someone else, longer\n");
   });
 
   it("refuses to create a file that appeared after it was found missing", async () => {
     const { root, deps, roots } = env();
-    const loaded = await load(deps, await resolvePath("b.txt", roots), false);
-    writeFileSync(join(root, "b.txt"), "theirs");
-    await expect(commit(deps, loaded, Buffer.from("mine"), io)).rejects.toMatchObject({ code: "conflict" });
+    const at = await resolvePath("b.txt", roots);
+    await withLoaded(deps, at, { mustExist: false, lock: true }, async (loaded: Loaded) => {
+      writeFileSync(join(root, "b.txt"), "theirs");
+      await expect(commit(deps, loaded, Buffer.from("mine"), io)).rejects.toMatchObject({ code: "conflict" });
+    });
     expect(readFileSync(join(root, "b.txt"), "utf8")).toBe("theirs");
   });
+});
+
+describe("the residual window", () => {
+  it.runIf(procFdWorks())(
+    "warns when the directory itself is moved out of the roots between the last check and the rename",
+    async () => {
+      const { root, deps, roots } = env();
+      const outside = realpathSync(mkdtempSync(join(tmpdir(), "edit-ops-moved-")));
+      dirs.push(outside);
+      mkdirSync(join(root, "sub"));
+      writeFileSync(join(root, "sub", "a.txt"), "one\n");
+      const at = await resolvePath("sub/a.txt", roots);
+      const warnings = await withLoaded(deps, at, { mustExist: true, lock: true }, async (loaded: Loaded) => {
+        const lock = loaded.lock!;
+        // The lock is checked after the directory: moving the directory there hits the window.
+        loaded.lock = {
+          verify: async () => {
+            await lock.verify();
+            renameSync(join(root, "sub"), join(outside, "sub"));
+          },
+          release: () => lock.release(),
+        };
+        return commit(deps, loaded, Buffer.from("two\n"), io);
+      });
+      expect(warnings.join("\n")).toContain("now lies outside the allowed roots");
+      expect(readFileSync(join(outside, "sub", "a.txt"), "utf8")).toBe("two\n");
+    },
+  );
 });

@@ -1,15 +1,20 @@
 // Loading and committing files for the editor: the only module that reads or replaces target
-// files. `load` refuses what must not be edited (too large, binary, not a regular file);
-// `commit` writes atomically, re-checking just before the rename that nobody changed the file
-// since it was loaded, then records the edit in the undo journal.
+// files. `withLoaded` pins the file's directory (proven inside the roots, see confine.ts), takes
+// the cross-process lock for a real edit (filelock.ts), and reads the file through a descriptor
+// proven inside the roots; it refuses what must not be edited (too large — judged by fstat before
+// a byte is read — binary, not a regular file). `commit` writes atomically in that same pinned
+// directory, re-checking just before the rename that the directory is still inside, the lock
+// still ours and the file as loaded, then records the edit in the undo journal.
 
 import type { Stats } from "node:fs";
-import { mkdir, readFile, unlink } from "node:fs/promises";
-import { dirname } from "node:path";
-import { changedUnderneath, sameFile, statOrNull, writeAtomic } from "./atomic.js";
+import { lstat, unlink } from "node:fs/promises";
+import { basename, dirname } from "node:path";
+import { changedUnderneath, sameFile, writeAtomic } from "./atomic.js";
+import { type DirRef, makeDirs, openEntry, pinDir } from "./confine.js";
 import { EditError, fsError } from "./errors.js";
+import { type FileLock, lockFile, removeDeadLocks } from "./filelock.js";
 import { type JournalDeps, recordEdit } from "./journal.js";
-import type { ResolvedPath } from "./roots.js";
+import type { ResolvedPath, Root } from "./roots.js";
 import { type ByteSplice, type Doc, decode, sha256 } from "./text.js";
 
 export interface Loaded {
@@ -18,40 +23,93 @@ export interface Loaded {
   bytes: Buffer | null;
   doc: Doc | null;
   hash: string | null;
+  /** The file's directory, pinned; null when it does not exist yet. */
+  dir: DirRef | null;
+  /** The cross-process lock, held for a real (non-preview) edit. */
+  lock: FileLock | null;
 }
 
 export interface StoreDeps {
+  roots: Root[];
   maxFileBytes: number;
+  lockTimeoutMs: number;
+  randomHex: () => string;
   journal: JournalDeps;
 }
 
-export async function load(deps: StoreDeps, at: ResolvedPath, mustExist: boolean): Promise<Loaded> {
-  const stats = await statOrNull(at.real);
-  if (!stats) {
-    if (mustExist) {
+export interface LoadOptions {
+  mustExist: boolean;
+  /** Take the cross-process lock (for an edit that will write). */
+  lock: boolean;
+  /** Decode the bytes (false: bytes and hash only, e.g. for undo of a binary file). */
+  decode?: boolean;
+}
+
+/** Load one snapshot of the file, run `fn` on it, then release the lock and the directory. */
+export async function withLoaded<T>(
+  deps: StoreDeps,
+  at: ResolvedPath,
+  opts: LoadOptions,
+  fn: (loaded: Loaded) => Promise<T>,
+): Promise<T> {
+  const dir = await pinDir(dirname(at.real), deps.roots, at.path);
+  let lock: FileLock | null = null;
+  try {
+    if (opts.lock && dir) {
+      lock = await lockFile(dir, basename(at.real), {
+        timeoutMs: deps.lockTimeoutMs,
+        shown: at.path,
+        randomHex: deps.randomHex,
+      });
+    }
+    const loaded = await readEntry(deps, at, dir, opts);
+    loaded.lock = lock;
+    return await fn(loaded);
+  } finally {
+    await lock?.release();
+    await dir?.close();
+  }
+}
+
+async function readEntry(
+  deps: StoreDeps,
+  at: ResolvedPath,
+  dir: DirRef | null,
+  opts: LoadOptions,
+): Promise<Loaded> {
+  const handle = dir ? await openEntry(dir, basename(at.real), at.path) : null;
+  if (!handle) {
+    if (opts.mustExist) {
       throw new EditError("not_found", `${at.path} does not exist; create it with write`, { path: at.path });
     }
-    return { at, stats: null, bytes: null, doc: null, hash: null };
+    return { at, stats: null, bytes: null, doc: null, hash: null, dir, lock: null };
   }
-  if (!stats.isFile()) {
-    throw new EditError("invalid_argument", `${at.path} is not a regular file (a directory or device)`, {
-      path: at.path,
-    });
-  }
-  if (stats.size > deps.maxFileBytes) {
-    throw new EditError(
-      "too_large",
-      `${at.path} is ${stats.size} bytes, over the ${deps.maxFileBytes}-byte limit; edit it with another tool`,
-      { path: at.path },
-    );
-  }
-  let bytes: Buffer;
   try {
-    bytes = await readFile(at.real);
-  } catch (err) {
-    throw fsError(err, at.path, "read");
+    const stats = await handle.stat();
+    if (!stats.isFile()) {
+      throw new EditError("invalid_argument", `${at.path} is not a regular file (a directory or device)`, {
+        path: at.path,
+      });
+    }
+    // Judged by fstat before a byte is read: a huge file costs no memory to refuse.
+    if (stats.size > deps.maxFileBytes) {
+      throw new EditError(
+        "too_large",
+        `${at.path} is ${stats.size} bytes, over the ${deps.maxFileBytes}-byte limit; edit it with another tool`,
+        { path: at.path },
+      );
+    }
+    let bytes: Buffer;
+    try {
+      bytes = await handle.readFile();
+    } catch (err) {
+      throw fsError(err, at.path, "read");
+    }
+    const doc = opts.decode === false ? null : decode(bytes, at.path);
+    return { at, stats, bytes, doc, hash: sha256(bytes), dir, lock: null };
+  } finally {
+    await handle.close().catch(() => undefined);
   }
-  return { at, stats, bytes, doc: decode(bytes, at.path), hash: sha256(bytes) };
 }
 
 export function checkExpected(loaded: Loaded, expected: string | undefined): void {
@@ -95,44 +153,68 @@ export async function commit(
   opts: CommitOptions,
 ): Promise<string[]> {
   const { at } = loaded;
+  const name = basename(at.real);
   const warnings: string[] = [];
-  const unchanged = async () => {
-    const now = await statOrNull(at.real);
-    const same = loaded.stats ? now !== null && sameFile(now, loaded.stats) : now === null;
-    if (!same) throw changedUnderneath(at.path);
-  };
-  if (next === null) {
-    await unchanged();
-    await unlink(at.real).catch((err) => {
-      throw fsError(err, at.path, "delete");
-    });
-    return warnings;
-  }
-  if (!loaded.stats) {
-    const parent = dirname(at.real);
-    if (opts.createDirs) {
-      await mkdir(parent, { recursive: true }).catch((err) => {
-        throw fsError(err, parent, "create directory");
-      });
-    } else if (!(await statOrNull(parent))) {
+  let dir = loaded.dir;
+  let ownDir = false;
+  if (!dir) {
+    if (next === null || !opts.createDirs) {
       throw new EditError(
         "not_found",
         `parent directory of ${at.path} does not exist; pass create_dirs: true to create it`,
         { path: at.path },
       );
     }
+    dir = await makeDirs(dirname(at.real), deps.roots, at.path);
+    ownDir = true;
   }
-  if (loaded.stats && loaded.stats.nlink > 1) {
-    warnings.push(
-      `${at.path} had ${loaded.stats.nlink} hard links; the atomic write gave this path a new inode, so the other links keep the old content`,
-    );
+  const pinned = dir;
+  // The last look before the rename: still inside, still our lock, still the bytes we loaded.
+  const unchanged = async () => {
+    await pinned.verify();
+    await loaded.lock?.verify();
+    let now: Stats | null = null;
+    try {
+      now = await lstat(pinned.entry(name));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw fsError(err, at.path, "stat");
+    }
+    const same = loaded.stats ? now !== null && sameFile(now, loaded.stats) : now === null;
+    if (!same) throw changedUnderneath(at.path);
+  };
+  try {
+    if (next === null) {
+      await unchanged();
+      await unlink(pinned.entry(name)).catch((err) => {
+        throw fsError(err, at.path, "delete");
+      });
+      await pinned.sync();
+      return warnings;
+    }
+    if (loaded.stats && loaded.stats.nlink > 1) {
+      warnings.push(
+        `${at.path} had ${loaded.stats.nlink} hard links; the atomic write gave this path a new inode, so the other links keep the old content`,
+      );
+    }
+    await removeDeadLocks(pinned, deps.randomHex);
+    await writeAtomic(pinned, name, next, {
+      previous: loaded.stats,
+      randomHex: opts.randomHex,
+      now: opts.now,
+      beforeRename: unchanged,
+      exclusive: loaded.stats === null,
+      shown: at.path,
+    });
+    // The one window left (see confine.ts): the directory itself moved out since the last check.
+    // The bytes are written; say so rather than stay silent.
+    await pinned.verify().catch((err: unknown) => {
+      warnings.push(
+        `the directory of ${at.path} was moved while this edit was written, and the file now lies outside the allowed roots: ${(err as Error).message}`,
+      );
+    });
+  } finally {
+    if (ownDir) await pinned.close();
   }
-  await writeAtomic(at.real, next, {
-    previous: loaded.stats,
-    randomHex: opts.randomHex,
-    now: opts.now,
-    beforeRename: unchanged,
-  });
   if (!opts.journal) return warnings;
   try {
     await recordEdit(

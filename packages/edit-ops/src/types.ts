@@ -18,6 +18,8 @@ export interface EditorOptions {
   maxReadBytes?: number;
   /** Largest file or content that will be read or edited (default 64 MiB). */
   maxFileBytes?: number;
+  /** Longest wait for another process's edit of the same file, in ms (default 10000); then `busy`. */
+  lockTimeoutMs?: number;
   /** Diffs longer than this are cut with a marker (default 64 KiB). */
   maxDiffBytes?: number;
   /** Milliseconds since the epoch (default Date.now). */

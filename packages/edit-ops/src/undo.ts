@@ -1,14 +1,14 @@
 // Undo: restore the bytes the newest journal entry of a file records, only when the file is
 // still byte-identical to what that edit left (otherwise `conflict`, nothing written). Undoing
 // a creation deletes the file. An undo is not itself journaled; the entry is dropped once the
-// restored bytes are on disk.
+// restored bytes are on disk. The journal is consulted before the bytes are decoded, so a file
+// that was never edited is `nothing_to_undo` whatever it holds (a binary file included).
 
-import { EditError } from "./errors.js";
 import { prepareUndo } from "./journal.js";
 import { origin } from "./plan.js";
 import { buildResult, lineChange } from "./result.js";
 import type { ResolvedPath } from "./roots.js";
-import { checkExpected, commit, load, type StoreDeps } from "./store.js";
+import { checkExpected, commit, type StoreDeps, withLoaded } from "./store.js";
 import { decode, emptyDoc, joinLines, sha256 } from "./text.js";
 import type { EditResult } from "./types.js";
 
@@ -18,62 +18,50 @@ export interface UndoContext {
   maxDiffBytes: number;
 }
 
-export async function undoOp(
+export function undoOp(
   ctx: UndoContext,
   at: ResolvedPath,
   preview: boolean,
   expected: string | undefined,
 ): Promise<EditResult> {
-  const loaded = await load(ctx.deps, at, false).catch((err: unknown) => {
-    // A file turned binary since the edit still gets an honest "changed" answer from prepareUndo.
-    if (err instanceof EditError && (err.code === "binary_file" || err.code === "unsupported_encoding")) {
-      throw new EditError(
-        "conflict",
-        `${at.path} changed since the last edit (${err.message}); nothing was written`,
-        {
-          path: at.path,
-        },
-      );
-    }
-    throw err;
-  });
-  checkExpected(loaded, expected);
-  const pending = await prepareUndo(ctx.deps.journal, at.real, at.path, loaded.bytes);
-  const current = loaded.doc!;
-  const after = pending.before ? decode(pending.before, at.path) : emptyDoc();
-  const change = lineChange(current, after) ?? { oldStart: 0, oldEnd: 0, newStart: 0, newEnd: 0 };
-  const removedText = joinLines(current.lines, current.eols, change.oldStart, change.oldEnd);
-  const removed =
-    change.oldEnd > change.oldStart
-      ? [{ text: removedText, origin: origin(at.path, change.oldStart + 1, change.oldEnd) }]
-      : [];
-  const warnings: string[] = [];
-  if (!preview) {
-    if (pending.before) {
+  const opts = { mustExist: false, lock: !preview, decode: false };
+  return withLoaded(ctx.deps, at, opts, async (loaded) => {
+    checkExpected(loaded, expected);
+    // Matches the entry's after_hash, so these are the (text) bytes our own edit wrote.
+    const pending = await prepareUndo(ctx.deps.journal, at.real, at.path, loaded.bytes);
+    const current = decode(loaded.bytes!, at.path);
+    const after = pending.before ? decode(pending.before, at.path) : emptyDoc();
+    const change = lineChange(current, after) ?? { oldStart: 0, oldEnd: 0, newStart: 0, newEnd: 0 };
+    const removedText = joinLines(current.lines, current.eols, change.oldStart, change.oldEnd);
+    const removed =
+      change.oldEnd > change.oldStart
+        ? [{ text: removedText, origin: origin(at.path, change.oldStart + 1, change.oldEnd) }]
+        : [];
+    const warnings: string[] = [];
+    if (!preview) {
+      const withDoc = { ...loaded, doc: current };
       warnings.push(
-        ...(await commit(ctx.deps, loaded, pending.before, { op: "undo", journal: false, ...ctx.io })),
+        ...(await commit(ctx.deps, withDoc, pending.before, { op: "undo", journal: false, ...ctx.io })),
       );
-    } else {
-      await commit(ctx.deps, loaded, null, { op: "undo", journal: false, ...ctx.io });
+      await pending.commit();
     }
-    await pending.commit();
-  }
-  return buildResult({
-    op: "undo",
-    path: at.path,
-    display: at.display,
-    before: current,
-    after,
-    changes: [change],
-    removed,
-    preview,
-    written: !preview,
-    changed: true,
-    created: false,
-    deleted: pending.before === null,
-    oldHash: loaded.hash,
-    hash: pending.before ? sha256(pending.before) : null,
-    warnings,
-    maxDiffBytes: ctx.maxDiffBytes,
+    return buildResult({
+      op: "undo",
+      path: at.path,
+      display: at.display,
+      before: current,
+      after,
+      changes: [change],
+      removed,
+      preview,
+      written: !preview,
+      changed: true,
+      created: false,
+      deleted: pending.before === null,
+      oldHash: loaded.hash,
+      hash: pending.before ? sha256(pending.before) : null,
+      warnings,
+      maxDiffBytes: ctx.maxDiffBytes,
+    });
   });
 }

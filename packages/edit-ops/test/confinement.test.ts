@@ -1,3 +1,4 @@
+import { spawn, spawnSync } from "node:child_process";
 import {
   mkdirSync,
   mkdtempSync,
@@ -96,6 +97,26 @@ describe("confinement", () => {
     expect(readdirSync(root).sort()).toEqual(["dangling", "loop-a", "loop-b"]);
   });
 
+  it("calls a link to a pipe (/dev/stdin) not a regular file, not a dangling symlink", async () => {
+    const { editor, abs, journalDir } = setup();
+    const child = spawn(process.execPath, ["-e", "setTimeout(() => {}, 10000)"], {
+      stdio: ["pipe", "ignore", "ignore"],
+    });
+    onTestFinished(() => {
+      child.kill();
+    });
+    const fd = (child.stdin as unknown as { _handle: { fd: number } })._handle.fd;
+    symlinkSync(`/proc/self/fd/${fd}`, abs("pipe-link"));
+    for (const err of [
+      await failure(editor.read({ path: "pipe-link" })),
+      await failure(createEditor({ roots: ["/"], journalDir }).read({ path: "/dev/stdin" })),
+    ]) {
+      expect(err.message).not.toContain("does not exist");
+      expect(err.code).toBe("invalid_argument");
+      expect(err.message).toContain("not a regular file");
+    }
+  });
+
   it("refuses a path that names a directory instead of creating a file named like it", async () => {
     const { editor, root } = setup();
     for (const path of ["newdir/", "newdir/.", "./", "sub/..", `${root}/`]) {
@@ -154,5 +175,30 @@ describe("confinement", () => {
     expect(() => createEditor({ roots: [], journalDir: "/tmp/j" })).toThrow(
       expect.objectContaining({ code: "invalid_argument" }),
     );
+  });
+});
+
+describe("directories we may search but not list", () => {
+  it("reads a file in a directory with mode --x (opened O_PATH)", async () => {
+    const { mkdirSync: mk, writeFileSync: wf, chmodSync } = await import("node:fs");
+    const base = realpathSync(mkdtempSync(join(tmpdir(), "edit-ops-sealed-")));
+    onTestFinished(() => {
+      chmodSync(join(base, "sealed"), 0o755);
+      rmSync(base, { recursive: true, force: true });
+    });
+    chmodSync(base, 0o755);
+    mk(join(base, "sealed"));
+    wf(join(base, "sealed", "f.txt"), "inside\n", { mode: 0o644 });
+    chmodSync(join(base, "sealed"), 0o111);
+    // Root ignores directory permissions, so the check runs as an unprivileged user when root.
+    const script = `
+      if (process.getuid() === 0) { process.setgid(65534); process.setuid(65534); }
+      const { createEditor } = await import(${JSON.stringify(join(import.meta.dirname, "..", "dist", "index.js"))});
+      const editor = createEditor({ roots: [${JSON.stringify(base)}], journalDir: "/nonexistent-journal" });
+      const r = await editor.read({ path: "sealed/f.txt" });
+      process.stdout.write(r.content);`;
+    const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe("inside\n");
   });
 });

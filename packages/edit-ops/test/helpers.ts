@@ -1,5 +1,6 @@
 // Shared test setup: a real temp root and journal directory per test, removed when it finishes.
 
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -39,4 +40,10 @@ export function lines(n: number, make = (i: number) => `line ${i}`): string {
   let out = "";
   for (let i = 1; i <= n; i++) out += `${make(i)}\n`;
   return out;
+}
+
+/** The pid of a process that has exited, so certainly not running now. */
+export function deadPid(): number {
+  const r = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]);
+  return Number(r.stdout.toString());
 }

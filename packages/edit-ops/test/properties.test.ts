@@ -118,7 +118,10 @@ async function apply(editor: Editor, path: string, o: Op, preview = false): Prom
   return true;
 }
 
-describe("properties", () => {
+// Each run writes, fsyncs, locks and journals real files: alone the slowest property takes ~4 s,
+// but CI runs every package's tests at once on 2 cores, so the budget is per-machine-load, not
+// per-assertion. A timeout is not what these tests check.
+describe("properties", { timeout: 180_000 }, () => {
   it("applying then undoing any sequence of edits gives back the original bytes", async () => {
     const { editor, abs } = setup();
     let run = 0;

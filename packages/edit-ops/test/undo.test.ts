@@ -156,3 +156,32 @@ describe("undo of a creation", () => {
     expect(gone.message).toContain("no longer exists");
   });
 });
+
+describe("undo input checks", () => {
+  it("refuses a line position in the path instead of ignoring it", async () => {
+    const { editor, file, text } = setup();
+    file("a.txt", "one\n");
+    await editor.insert({ path: "a.txt", after_line: 1, content: "two" });
+    for (const path of ["a.txt:-1", "a.txt:3", "a.txt:1-2", "a.txt:ALL"]) {
+      const err = await failure(editor.undo({ path }));
+      expect(err.code).toBe("invalid_range");
+      expect(err.message).toContain("undo takes no line position");
+    }
+    expect(text("a.txt")).toBe("one\ntwo\n");
+  });
+
+  it("says nothing to undo for a never-edited binary file, not that it changed", async () => {
+    const { editor, file } = setup();
+    file("b.bin", Buffer.from([0, 1, 2, 0xff, 0]));
+    const err = await failure(editor.undo({ path: "b.bin" }));
+    expect(err.code).toBe("nothing_to_undo");
+  });
+
+  it("says the file changed when an edited file has turned binary since", async () => {
+    const { editor, file } = setup();
+    file("a.txt", "one\n");
+    await editor.insert({ path: "a.txt", after_line: 1, content: "two" });
+    file("a.txt", Buffer.from([0, 1, 2]));
+    expect((await failure(editor.undo({ path: "a.txt" }))).code).toBe("conflict");
+  });
+});

@@ -8,6 +8,8 @@ export interface CorpusItem {
   id: string;
   kind: string;
   hint: string;
+  /** Broad corpus only: the log family or output form, e.g. "log:hdfs", "diff:word-diff". */
+  family?: string;
   file: string;
   source: string;
   bytes: number;

@@ -6,12 +6,10 @@
 //
 //   node corpus/generate.mjs          regenerate
 //   node corpus/generate.mjs --check  regenerate in memory and fail if anything differs
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { dataItems } from "./lib/data-items.mjs";
 import { diagItems } from "./lib/diag-items.mjs";
 import { gitItems } from "./lib/git-items.mjs";
+import { manifestText, writeOrCheck } from "./lib/manifest.mjs";
 import { miscItems } from "./lib/misc-items.mjs";
 import { serverItems } from "./lib/server-items.mjs";
 import { testItems } from "./lib/test-items.mjs";
@@ -59,48 +57,11 @@ async function collect() {
   }
 }
 
-function manifestOf(items) {
-  return {
-    description: "Benchmark corpus of @caveman/engine; regenerate with `node corpus/generate.mjs`.",
-    items: items.map((i) => ({
-      id: i.id,
-      kind: i.kind,
-      hint: i.hint,
-      file: `items/${i.id}.${i.ext}`,
-      source: i.source,
-      bytes: Buffer.byteLength(i.content),
-      sha256: createHash("sha256").update(i.content).digest("hex"),
-      gold: i.gold,
-    })),
-  };
-}
-
 const items = await collect();
 const total = items.reduce((n, i) => n + Buffer.byteLength(i.content), 0);
 if (total > MAX_TOTAL_BYTES) throw new Error(`corpus is ${total} bytes, over the ${MAX_TOTAL_BYTES} budget`);
-const manifest = `${JSON.stringify(manifestOf(items), null, 2)}\n`;
-const itemsDir = join(corpusDir, "items");
-
-if (process.argv.includes("--check")) {
-  const stale = [];
-  if (readFileSync(join(corpusDir, "manifest.json"), "utf8") !== manifest) stale.push("manifest.json");
-  for (const i of items) {
-    const file = join(itemsDir, `${i.id}.${i.ext}`);
-    if (!existsSync(file) || readFileSync(file, "utf8") !== i.content) stale.push(`items/${i.id}.${i.ext}`);
-  }
-  if (stale.length > 0) {
-    process.stderr.write(`corpus differs from a fresh generation: ${stale.join(", ")}\n`);
-    process.exit(1);
-  }
-  process.stdout.write(`corpus is up to date: ${items.length} items, ${total} bytes\n`);
-} else {
-  rmSync(itemsDir, { recursive: true, force: true });
-  mkdirSync(itemsDir, { recursive: true });
-  for (const i of items) writeFileSync(join(itemsDir, `${i.id}.${i.ext}`), i.content);
-  writeFileSync(join(corpusDir, "manifest.json"), manifest);
-  const kinds = new Map();
-  for (const i of items) kinds.set(i.kind, (kinds.get(i.kind) ?? 0) + 1);
-  const summary = [...kinds].map(([k, n]) => `${k} ${n}`).join(", ");
-  process.stdout.write(`wrote ${items.length} items (${total} bytes): ${summary}\n`);
-  if (readdirSync(itemsDir).length !== items.length) throw new Error("item file names collide");
-}
+const manifest = manifestText(
+  "Benchmark corpus of @caveman/engine; regenerate with `node corpus/generate.mjs`.",
+  items,
+);
+process.stdout.write(writeOrCheck(corpusDir, items, manifest, "corpus"));

@@ -7,7 +7,7 @@
 import { detectWithValue } from "./detect.js";
 import { compressByKind } from "./dispatch.js";
 import { linesAreHonest } from "./lines.js";
-import { hasMarkerLine } from "./markers.js";
+import { hasMarkerLine, nameHandleOnce } from "./markers.js";
 import { measureTokens } from "./tokens.js";
 import type { CompressOptions, CompressResult, ContentKind, PassReason } from "./types.js";
 
@@ -53,12 +53,16 @@ export function compress(input: string, options: CompressOptions = {}): Compress
     const floor = options.floorTokens ?? DEFAULT_FLOOR_TOKENS;
     if (tokensIn < floor) return pass(text, kind, tokensIn, estimated, "below_floor");
     if (hasMarkerLine(text)) return pass(text, kind, tokensIn, estimated, "not_smaller");
-    const outcome = compressByKind(text, detection, {
+    let outcome = compressByKind(text, detection, {
       ...(options.hint ? { hint: options.hint } : {}),
       ...(options.query ? { query: options.query } : {}),
       ...(options.handle ? { handle: options.handle } : {}),
     });
     if (typeof outcome === "string") return pass(text, kind, tokensIn, estimated, outcome);
+    if (!outcome.lossless && options.handle) {
+      const once = nameHandleOnce(outcome.output, options.handle);
+      if (once !== outcome.output) outcome = { output: once, lossless: false };
+    }
     if (!outcome.lossless && !REWRITING.has(kind) && !linesAreHonest(text, outcome.output))
       return pass(text, kind, tokensIn, estimated, "internal_error");
     const out = outcome.tokens ?? measureTokens(outcome.output);

@@ -20,17 +20,49 @@ function fileDiff(name: string, hunks: number): string[] {
 }
 
 describe("diff compression", () => {
-  it("keeps every header and +/- line and collapses only unchanged context", () => {
+  it("keeps every file line and each distinct change, folds context, file headers and repeated changes", () => {
     const lines = [...fileDiff("src/a.ts", 6), ...fileDiff("src/b.ts", 6)];
+    // One change that is not a repeat of the others.
+    const unique = lines.indexOf("+  return fresh4;");
+    lines[unique] = "+  if (retries > MAX_RETRIES) throw new RetryError(retries);";
     const input = lines.join("\n");
     const r = compress(input, { hint: "git diff" });
     expect(r.kind).toBe("diff");
     expect(r.ratio).toBeGreaterThan(0.5);
-    for (const line of lines) {
-      if (/^(diff --git|index |--- |\+\+\+ |@@|[-+])/.test(line))
-        expect(r.output.split("\n")).toContain(line);
-    }
-    expect(r.output).toContain("unchanged context");
+    const out = r.output.split("\n");
+    expect(out).toContain("diff --git a/src/a.ts b/src/a.ts");
+    expect(out).toContain("diff --git a/src/b.ts b/src/b.ts");
+    // The same edit (digits aside) is shown once, then folded, naming where it was shown.
+    for (const line of ["-  return old0;", "+  return fresh0;"]) expect(out).toContain(line);
+    expect(out).not.toContain("+  return fresh1;");
+    expect(r.output).toMatch(/same change as line \d+/);
+    expect(out).toContain("+  if (retries > MAX_RETRIES) throw new RetryError(retries);");
+    expect(out).toContain("@@ -161,9 +161,9 @@ function f4() {");
+    expect(r.output).toContain("context");
+    expect(fabricatedLines(input, r.output)).toEqual([]);
+  });
+
+  it("never calls a combined diff's one-parent change context, nor a --word-diff change", () => {
+    const cc = ["diff --cc src/a.ts", "index 1111111,2222222..3333333", "--- a/src/a.ts", "+++ b/src/a.ts"];
+    cc.push("@@@ -1,9 -1,9 +1,9 @@@ function f() {");
+    for (let c = 0; c < 5; c++) cc.push(`   const context${c} = compute(${c}, "unchanged text here");`);
+    cc.push(" + const fromSecondParent = 2;", "-  const fromFirstParent = 1;");
+    for (let c = 0; c < 5; c++) cc.push(`   const after${c} = compute(${c}, "unchanged text here");`);
+    const word = [
+      "diff --git a/b.ts b/b.ts",
+      "index 1..2 100644",
+      "--- a/b.ts",
+      "+++ b/b.ts",
+      "@@ -1,9 +1,9 @@",
+    ];
+    for (let c = 0; c < 5; c++) word.push(` const before${c} = compute(${c}, "unchanged text here");`);
+    word.push(" const x = f({ limit: [-122-]{+219, signal+} });");
+    for (let c = 0; c < 5; c++) word.push(` const later${c} = compute(${c}, "unchanged text here");`);
+    const input = [...cc, ...word].join("\n");
+    const r = compress(input);
+    expect(r.kind).toBe("diff");
+    expect(r.output).toContain(" + const fromSecondParent = 2;");
+    expect(r.output).toContain(" const x = f({ limit: [-122-]{+219, signal+} });");
     expect(fabricatedLines(input, r.output)).toEqual([]);
   });
 
@@ -46,7 +78,7 @@ describe("diff compression", () => {
     const r = compress(input);
     expect(r.output).toContain("diff --git a/pnpm-lock.yaml b/pnpm-lock.yaml");
     expect(r.output).toContain("pnpm-lock.yaml +150 -150, generated or lock file");
-    expect(r.output).toContain("+  return fresh1;");
+    expect(r.output).toContain("+  return fresh0;");
   });
 
   it("folds a real vendored upgrade to per-file stats, and a query brings the lines back", () => {

@@ -20,7 +20,12 @@ describe("grep compression", () => {
       );
     }
     const markers = r.output.split("\n").filter(isMarkerLine);
-    expect(markers.reduce((n, m) => n + Number(/(\d+) hits elided/.exec(m)![1]), 0)).toBe(6 * 37);
+    // A marker over a run of hits only names its line span: one hit per line.
+    const count = (m: string) => {
+      const span = /lines (\d+)-(\d+) elided/.exec(m);
+      return span ? Number(span[2]) - Number(span[1]) + 1 : Number(/(\d+) hits? elided/.exec(m)![1]);
+    };
+    expect(markers.reduce((n, m) => n + count(m), 0)).toBe(6 * 37);
     expect(fabricatedLines(input, r.output)).toEqual([]);
   });
 
@@ -38,5 +43,19 @@ describe("grep compression", () => {
     const r = compress(item.content, { hint: item.hint ?? "grep" });
     expect(r.ratio).toBeGreaterThan(0.8);
     for (const g of item.gold) expect(r.output).toContain(g.text);
+  });
+
+  it("folds a path list by group and keeps a name unique in its group", () => {
+    const paths: string[] = [];
+    for (let d = 0; d < 6; d++) for (let f = 0; f < 30; f++) paths.push(`./src/mod${d}/file${f}.ts`);
+    paths.splice(100, 0, "./src/mod3/.env.production");
+    const input = paths.join("\n");
+    const r = compress(input);
+    expect(r.kind).toBe("grep");
+    expect(r.ratio).toBeGreaterThan(0.5);
+    expect(r.output).toContain("./src/mod3/.env.production");
+    expect(r.output).toContain("./src/mod0/file0.ts");
+    expect(r.output).toMatch(/under src\/ depth 3 \.ts/);
+    expect(fabricatedLines(input, r.output)).toEqual([]);
   });
 });

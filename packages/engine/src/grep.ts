@@ -4,7 +4,10 @@
 import { queryTerms } from "./json/select.js";
 import { droppedCount, renderKept } from "./lines.js";
 import { severity } from "./log/template.js";
+import { compressPaths } from "./paths.js";
+import { isGrepHeading, isPathList } from "./structure.js";
 import type { Candidate, KindContext, PassReason } from "./types.js";
+import { tick } from "./work.js";
 
 // `path:line:text` is a hit; `path-line-text` (grep -C) a context line. The colon form is tried
 // first: a lazy match over both separators split "migrations/2024-01-05-init.sql:12:" at
@@ -12,6 +15,7 @@ import type { Candidate, KindContext, PassReason } from "./types.js";
 const HIT = /^([^\s:][^:\n]*?):(\d+):/;
 const CONTEXT = /^([^\s:][^:\n]*?)-(\d+)-/;
 const CONTEXT_LINE_NO = /^(\d+)-/;
+const HEADING_HIT = /^(\d+)([:-])/;
 /** Hits shown per file before the rest fold. */
 export const HITS_PER_FILE = 3;
 /** Error-looking hits shown per file beyond the first ones. */
@@ -48,8 +52,19 @@ export function compressGrep(text: string, ctx: KindContext): Candidate | PassRe
   const terms = queryTerms(ctx.query);
   let lastFile: string | undefined;
   let contextLines = 0;
+  // ripgrep's heading form: a path line, then `line:text` hits (`line-text` context) of that path.
+  const heading = isGrepHeading(lines);
+  let headingFile: string | undefined;
+  const headingHit = (line: string): Hit | undefined => {
+    const m = HEADING_HIT.exec(line);
+    if (m && headingFile !== undefined)
+      return { file: headingFile, line: Number(m[1]), context: m[2] === "-" };
+    if (line.trim() !== "") headingFile = line;
+    return undefined;
+  };
+  tick(lines.length);
   lines.forEach((line, i) => {
-    const hit = parseHit(line, lastFile);
+    const hit = heading ? headingHit(line) : parseHit(line, lastFile);
     if (!hit) {
       keep[i] = 1; // separators, "Binary file ... matches", summaries
       hits.push(undefined);
@@ -69,6 +84,8 @@ export function compressGrep(text: string, ctx: KindContext): Candidate | PassRe
     if (seen < HITS_PER_FILE || important || (terms.length > 0 && terms.every((t) => lower.includes(t))))
       keep[i] = 1;
   });
+  // No hit at all: a path list (`grep -l`, `grep -c`, `find`) folds by path group instead.
+  if (hits.every((h) => h === undefined) && isPathList(lines)) return compressPaths(text, ctx);
   // A bare "--" group separator next to folded hits says nothing on its own.
   if (droppedCount(keep, lines.length) === 0) return "document";
   const facts = (from: number, to: number): string[] => {

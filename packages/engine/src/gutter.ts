@@ -9,7 +9,10 @@ export function gutterLength(line: string): number {
   return m ? m[0].length : 0;
 }
 
-/** True when nearly every non-empty line carries a gutter. */
+/**
+ * True when nearly every non-empty line carries a gutter, the first one included: a TSV whose
+ * rows open with a numeric id (`10000<TAB>...`) under a header row is not a numbered listing.
+ */
 export function hasGutter(lines: readonly string[]): boolean {
   let with_ = 0;
   let total = 0;
@@ -17,6 +20,7 @@ export function hasGutter(lines: readonly string[]): boolean {
     if (line === "") continue;
     total++;
     if (GUTTER.test(line)) with_++;
+    else if (total === 1) return false;
   }
   return total >= 3 && with_ >= total * 0.9;
 }

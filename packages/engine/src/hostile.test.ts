@@ -236,4 +236,40 @@ describe("grep hits with dashes and digits in file names", () => {
       );
     expect(r.output).not.toContain("migrations/2024 x");
   });
+
+  it("finishes the held-out adversarial inputs that once took 4 to 65 seconds", () => {
+    let seed = 7;
+    const rnd = () => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed / 0x7fffffff;
+    };
+    const letters = () =>
+      Array.from({ length: 80_000 }, () => String.fromCharCode(97 + Math.floor(rnd() * 26))).join("");
+    const fns = (n: number) =>
+      lines(
+        n,
+        (i) => `export function handler${i}(req) { if (req.x) { return req.y + ${i}; } return null; }`,
+      );
+    // `[` x250,000 (markdown link scan), random letters (prose sentence scan), one-line functions
+    // (code outline nesting check) were the quadratic ones.
+    for (const input of [
+      "[".repeat(250_000),
+      [letters(), letters(), letters()].join("\n"),
+      fns(80_000),
+      fns(40_000),
+    ]) {
+      const r = compress(input);
+      expect(r.output).toBe(input);
+      expect(r.ratio).toBe(0);
+    }
+  });
+
+  it("narrows 150,000 units with regex-shaped queries as plain words", () => {
+    const input = lines(150_000, (i) => `2026-11-02T09:00:00Z INFO aaaaaaaa job ${i} done`);
+    for (const q of ["(a+)+$", ".*.*.*x"]) {
+      const v = narrow(input, q);
+      expect(v.full).toBe(false);
+      expect(v.unitsTotal).toBe(150_000);
+    }
+  });
 });

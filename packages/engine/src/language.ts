@@ -39,6 +39,14 @@ export function detectLanguage(lines: readonly string[]): string | undefined {
     if (!best || n > best[1]) best = [lang, n];
   }
   if (!best || best[1] < Math.max(3, rows.length * 0.2)) return undefined;
+  // Rust's `let x = ...` lines match the JavaScript rule too; Rust marks (`fn`, `::`, `let mut`)
+  // with no `function`, `=>` or `const` anywhere mean Rust.
+  if (
+    best[0] === "javascript" &&
+    (scores.get("rust") ?? 0) >= rows.length * 0.1 &&
+    !rows.some((r) => /\bfunction\b|=>|\bconst\b/.test(r))
+  )
+    best = ["rust", scores.get("rust") ?? 0];
   // TypeScript files also match the JavaScript rules; prefer TS when its own marks are present.
   if (best[0] === "javascript" && (scores.get("typescript") ?? 0) >= rows.length * 0.05) return "typescript";
   const structural = rows.filter((r) =>

@@ -2,6 +2,8 @@
 // replace every maximal run of dropped lines with one marker whose facts come from exactly that
 // run. Line numbers in markers are 1-based lines of the input, as `narrow("lines:a-b")` takes them.
 import { formatMarker, isMarkerLine, lineSpan } from "./markers.js";
+import { countTokens } from "./tokens.js";
+import { tick } from "./work.js";
 
 /** Whole-input searches allowed for slices found out of order before the check fails closed. */
 const UNORDERED_SEARCHES = 32;
@@ -46,13 +48,41 @@ export interface RenderOptions {
   indent?: (from: number) => string;
 }
 
-/** Joins kept lines and one marker per dropped run. `keep[i]` true keeps line i. */
+/** A marker must stand for at least this many times its own tokens, else the lines stay. */
+export const MARKER_PAYBACK = 2;
+
+/**
+ * True when the lines a marker would replace cost at least MARKER_PAYBACK times the marker's
+ * tokens. Exact counts only for short runs (a run many times the marker's length always pays),
+ * so the check stays cheap.
+ */
+export function markerPays(marker: string, lines: readonly string[], from: number, to: number): boolean {
+  const bar = MARKER_PAYBACK * marker.length;
+  let chars = 0;
+  for (let i = from; i <= to && chars <= bar * 3; i++) chars += lines[i]!.length + 1;
+  if (chars > bar * 3) return true;
+  if (chars <= marker.length) return false;
+  return countTokens(lines.slice(from, to + 1).join("\n")) >= MARKER_PAYBACK * countTokens(marker);
+}
+
+/** One group covering the whole run needs no count: the span says it (`context x3` -> `context`). */
+function impliedCount(facts: readonly string[], count: number): readonly string[] {
+  if (facts.length !== 1) return facts;
+  const m = /^([^,]*) x(\d+)$/.exec(facts[0]!);
+  return m && Number(m[2]) === count ? [m[1]!] : facts;
+}
+
+/**
+ * Joins kept lines and one marker per dropped run. `keep[i]` true keeps line i. A run whose
+ * marker would not pay for itself (markerPays) is written verbatim instead.
+ */
 export function renderKept(
   lines: readonly string[],
   keep: ArrayLike<boolean | number>,
   opts: RenderOptions = {},
 ): string {
   const out: string[] = [];
+  tick(lines.length);
   let i = 0;
   while (i < lines.length) {
     if (keep[i]) {
@@ -62,14 +92,17 @@ export function renderKept(
     }
     let j = i;
     while (j + 1 < lines.length && !keep[j + 1]) j++;
-    const marker = formatMarker({
+    const spec = {
       count: j - i + 1,
       unit: opts.unit ?? "line",
       where: lineSpan(i + 1, j + 1),
-      facts: opts.facts ? opts.facts(i, j) : [],
-      ...(opts.handle ? { handle: opts.handle } : {}),
-    });
-    out.push((opts.indent ? opts.indent(i) : "") + marker);
+      facts: opts.facts ? impliedCount(opts.facts(i, j), j - i + 1) : [],
+    };
+    const indent = opts.indent ? opts.indent(i) : "";
+    // Judged without the handle: compress() keeps it on one marker only (nameHandleOnce).
+    if (markerPays(indent + formatMarker(spec), lines, i, j)) {
+      out.push(indent + formatMarker(opts.handle ? { ...spec, handle: opts.handle } : spec));
+    } else for (let k = i; k <= j; k++) out.push(lines[k]!);
     i = j + 1;
   }
   return out.join("\n");

@@ -50,10 +50,27 @@ export function plural(count: number, unit: string): string {
   return `${count} ${unit}s`;
 }
 
-/** The marker body text `[caveman: ...]` (without indentation or JSON quoting). */
+const LINE_SPAN = /^lines? (\d+)(?:-(\d+))?$/;
+
+/** Number of lines a "lines a-b" / "line a" span covers, or -1 for any other `where`. */
+function spanLength(where: string | undefined): number {
+  const m = where ? LINE_SPAN.exec(where) : null;
+  return m ? Number(m[2] ?? m[1]) - Number(m[1]) + 1 : -1;
+}
+
+/**
+ * The marker body text `[caveman: ...]` (without indentation or JSON quoting). When the units
+ * are exactly the lines of the span (one unit per line), the count is the span's length and is
+ * not written again: `[caveman: lines 12-51 elided; ...]`.
+ */
 export function formatMarker(spec: MarkerSpec): string {
-  let body = `${plural(spec.count, spec.unit)} ${spec.verb ?? "elided"}`;
-  if (spec.where) body += ` (${spec.where})`;
+  const verb = spec.verb ?? "elided";
+  let body: string;
+  if (spec.where && spanLength(spec.where) === spec.count) body = `${spec.where} ${verb}`;
+  else {
+    body = `${plural(spec.count, spec.unit)} ${verb}`;
+    if (spec.where) body += ` (${spec.where})`;
+  }
   for (const fact of spec.facts ?? []) if (fact) body += `; ${fact}`;
   if (spec.handle) body += `; retrieve ${spec.handle}`;
   return `${MARKER_OPEN}${oneLine(body).trim()}]`;
@@ -67,4 +84,37 @@ export function formatJsonMarker(spec: MarkerSpec): string {
 /** "lines 4-9" / "line 4" for a 1-based inclusive span. */
 export function lineSpan(first: number, last: number): string {
   return first === last ? `line ${first}` : `lines ${first}-${last}`;
+}
+
+/** How much a marker body stands for: its line span, else its leading count (for ranking). */
+function markerSize(body: string): number {
+  const span = /^lines? (\d+)(?:-(\d+))?/.exec(body);
+  if (span) return Number(span[2] ?? span[1]) - Number(span[1]) + 1;
+  const count = /^(\d+) /.exec(body);
+  return count ? Number(count[1]) : 0;
+}
+
+/**
+ * Names `handle` once per output: every marker is written with `; retrieve <handle>`, and all
+ * but the one standing for the most units lose it (the handle is about 20 tokens; repeated in
+ * every marker it cost more than many markers saved). Ties go to the first such marker.
+ */
+export function nameHandleOnce(output: string, handle: string | undefined): string {
+  if (!handle) return output;
+  const tail = `; retrieve ${handle}]`;
+  const parts = output.split(tail);
+  if (parts.length <= 2) return output;
+  let best = 0;
+  let bestSize = -1;
+  for (let k = 0; k < parts.length - 1; k++) {
+    const part = parts[k]!;
+    const size = markerSize(part.slice(part.lastIndexOf(MARKER_OPEN) + MARKER_OPEN.length));
+    if (size > bestSize) {
+      best = k;
+      bestSize = size;
+    }
+  }
+  let out = "";
+  for (let k = 0; k < parts.length - 1; k++) out += parts[k]! + (k === best ? tail : "]");
+  return out + parts[parts.length - 1]!;
 }

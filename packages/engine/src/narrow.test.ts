@@ -29,7 +29,7 @@ describe("narrow", () => {
     expect(v.output).toContain("ERROR payment declined for order 4821\n    at charge (src/pay.ts:10:3)");
     const markers = v.output.split("\n").filter(isMarkerLine);
     expect(markers.length).toBeGreaterThan(0);
-    expect(markers[0]).toMatch(/^\[caveman: \d+ units skipped \(lines 1-\d+\)\]$/);
+    expect(markers[0]).toMatch(/^\[caveman: (\d+ units skipped \(lines 1-\d+\)|lines 1-\d+ skipped)\]$/);
   });
 
   it("caps the view at the limit, and falls back to 20 for a nonsense limit", () => {
@@ -89,5 +89,41 @@ describe("narrow", () => {
       const v = narrow(text, q);
       expect(typeof v.output).toBe("string");
     }
+  });
+
+  it("takes the span of a marker as a query: lines 12-80, L12-80, or the marker line pasted whole", () => {
+    const want = LOG.split("\n").slice(11, 80).join("\n");
+    for (const q of [
+      "lines 12-80",
+      "L12-80",
+      "lines:12-80",
+      "[caveman: lines 12-80 elided; INFO like line 4 x69]",
+    ])
+      expect(narrow(LOG, q).output, q).toBe(want);
+    expect(narrow(LOG, "[caveman: 3 hits elided (lines 12-14); a.ts x3]").output).toBe(
+      LOG.split("\n").slice(11, 14).join("\n"),
+    );
+  });
+
+  it("narrows code to windows of lines around the matches, never the whole file", () => {
+    const code = Array.from({ length: 400 }, (_, i) => `     ${i + 1}\t  const v${i} = compute(${i});`);
+    code[250] = "   251\t  const needle = readBlockMapping(state);";
+    const v = narrow(code.join("\n"), "readBlockMapping", { hint: "code" });
+    expect(v.full).toBe(false);
+    const out = v.output.split("\n");
+    expect(out).toContain(code[250]);
+    expect(out).toContain(code[247]);
+    expect(out).toContain(code[253]);
+    expect(out.length).toBeLessThan(12);
+    expect(out[0]).toBe("[caveman: lines 1-247 skipped]");
+  });
+
+  it("narrows one long line to the matching slices", () => {
+    const line = `${"abc ".repeat(5000)}needle${" xyz".repeat(5000)}`;
+    const v = narrow(line, "needle");
+    expect(v.full).toBe(false);
+    expect(v.output).toContain("needle");
+    expect(v.output.length).toBeLessThan(line.length / 10);
+    expect(v.output).toMatch(/^\[caveman: \d+ characters skipped \(characters 1-\d+\)\]/);
   });
 });

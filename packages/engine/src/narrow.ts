@@ -1,14 +1,16 @@
 // narrow(): the view a retrieve with a query returns. Structural queries (`lines:120-180`, JSON
 // pointers `/items/42`) return exactly that slice of the original. Other queries rank whole units
-// with BM25 (minisearch) and show the top `limit` in original order, each needed header once, with
-// a gap marker wherever units were skipped. When the view would not be smaller or the content
-// cannot be split, the full original comes back with `full: true` and a note. Never throws.
-import MiniSearch from "minisearch";
+// with BM25 (narrow/rank.ts) and show the top `limit` in original order, each needed header once,
+// with a gap marker wherever units were skipped. Code and plain text are ranked by line and shown
+// as windows of lines around each match; a single long line, by 1,000-character slices; so any
+// content narrows. Only a view that would not be smaller gives the full original (`full: true`,
+// with a note). Memory stays a small multiple of the original. Never throws.
 import { detectWithValue } from "./detect.js";
 import { messageOf } from "./errors.js";
 import { parseSpans } from "./json/spans.js";
 import { formatMarker, lineSpan } from "./markers.js";
 import { resolvePointer } from "./narrow/pointer.js";
+import { rankUnits } from "./narrow/rank.js";
 import { jsonUnits, textUnits, type Unit } from "./narrow/units.js";
 import type { NarrowOptions, NarrowResult } from "./types.js";
 
@@ -19,14 +21,24 @@ function full(original: string, unitsTotal: number, note: string): NarrowResult 
   return { output: original, full: true, unitsTotal, unitsShown: unitsTotal, note };
 }
 
+/**
+ * A line-span query: `lines:12-80`, `line:7`, `lines 12-80`, `L12-80`, or a marker line pasted
+ * whole (`[caveman: lines 12-80 elided; ...]`, whose span is what it elided).
+ */
+const LINES_QUERY = /^(?:lines?\s*:?\s*|l)(\d+)(?:\s*-\s*(\d+))?$/i;
+const MARKER_SPAN = /^\s*"?\[caveman: (?:lines? (\d+)(?:-(\d+))? |\d+ \w+ \w+ \(lines? (\d+)(?:-(\d+))?\))/;
+
 function linesQuery(original: string, query: string): NarrowResult | undefined {
-  const m = /^lines?:\s*(\d+)(?:\s*-\s*(\d+))?$/i.exec(query.trim());
+  const q = query.trim();
+  let m = LINES_QUERY.exec(q);
+  const marker = m ? null : MARKER_SPAN.exec(q);
+  if (marker) m = marker[1] ? marker : ([q, marker[3], marker[4]] as unknown as RegExpExecArray);
   if (!m) return undefined;
   const lines = original.split("\n");
   const from = Number(m[1]);
   const to = Math.min(Number(m[2] ?? m[1]), lines.length);
   if (from < 1 || from > lines.length || to < from)
-    return full(original, lines.length, `${query.trim()} is outside lines 1-${lines.length}`);
+    return full(original, lines.length, `${q} is outside lines 1-${lines.length}`);
   return {
     output: lines.slice(from - 1, to).join("\n"),
     full: false,
@@ -35,15 +47,85 @@ function linesQuery(original: string, query: string): NarrowResult | undefined {
   };
 }
 
-function rank(units: readonly Unit[], query: string, limit: number): number[] {
-  const search = new MiniSearch<{ id: number; text: string }>({ fields: ["text"], idField: "id" });
-  search.addAll(units.map((u, id) => ({ id, text: u.text })).filter((_, id) => !units[id]!.header));
-  const hits = search.search(query, { prefix: true, combineWith: "OR" });
-  return hits
-    .map((h) => ({ id: h.id as number, score: h.score }))
-    .sort((a, b) => b.score - a.score || a.id - b.id)
-    .slice(0, limit)
-    .map((h) => h.id);
+/** Lines shown on each side of a matching line of code or text. */
+const WINDOW = 3;
+/** Slice size for content that is one long line. */
+const SLICE = 1_000;
+
+/** Code and text: matching lines with WINDOW lines around each, gap markers between. */
+function lineWindows(original: string, query: string, limit: number): NarrowResult {
+  const lines = original.split("\n");
+  const units: Unit[] = lines.map((text, i) => ({ text, first: i + 1, last: i + 1 }));
+  const chosen = rankUnits(units, query, limit);
+  if (chosen.length === 0) return noMatch(units, "line");
+  const show = new Uint8Array(lines.length);
+  for (const c of chosen)
+    for (let i = Math.max(0, c - WINDOW); i <= Math.min(lines.length - 1, c + WINDOW); i++) show[i] = 1;
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (show[i]) {
+      out.push(lines[i]!);
+      continue;
+    }
+    let j = i;
+    while (j + 1 < lines.length && !show[j + 1]) j++;
+    out.push(
+      formatMarker({ count: j - i + 1, unit: "line", verb: "skipped", where: lineSpan(i + 1, j + 1) }),
+    );
+    i = j;
+  }
+  return { output: out.join("\n"), full: false, unitsTotal: lines.length, unitsShown: chosen.length };
+}
+
+/** One long line: the matching 1,000-character slices, gap markers naming skipped characters. */
+function charSlices(original: string, query: string, limit: number): NarrowResult {
+  const units: Unit[] = [];
+  for (let at = 0; at < original.length; at += SLICE)
+    units.push({
+      text: original.slice(at, at + SLICE),
+      first: at + 1,
+      last: Math.min(original.length, at + SLICE),
+    });
+  const chosen = new Set(rankUnits(units, query, limit));
+  if (chosen.size === 0) return noMatch(units, "character");
+  const out: string[] = [];
+  let gap: Unit[] = [];
+  const flush = () => {
+    if (gap.length === 0) return;
+    const from = gap[0]!.first;
+    const to = gap[gap.length - 1]!.last;
+    out.push(
+      formatMarker({
+        count: to - from + 1,
+        unit: "character",
+        verb: "skipped",
+        where: `characters ${from}-${to}`,
+      }),
+    );
+    gap = [];
+  };
+  units.forEach((u, id) => {
+    if (!chosen.has(id)) gap.push(u);
+    else {
+      flush();
+      out.push(u.text);
+    }
+  });
+  flush();
+  return { output: out.join("\n"), full: false, unitsTotal: units.length, unitsShown: chosen.size };
+}
+
+function noMatch(units: readonly Unit[], unitName: string): NarrowResult {
+  const first = units[0]!.first;
+  const last = units[units.length - 1]!.last;
+  const output = formatMarker({
+    count: units.length,
+    unit: unitName,
+    verb: "skipped",
+    where: unitName === "character" ? `characters ${first}-${last}` : lineSpan(first, last),
+    facts: ["none matched the query"],
+  });
+  return { output, full: false, unitsTotal: units.length, unitsShown: 0, note: "no unit matched the query" };
 }
 
 function render(units: readonly Unit[], chosen: number[], unitName: string): string {
@@ -84,6 +166,20 @@ export function narrow(original: string, query: string, options: NarrowOptions =
     const byLines = linesQuery(original, q);
     if (byLines) return byLines;
     const detection = detectWithValue(original, options.hint);
+    const asked = Number(options.limit ?? DEFAULT_NARROW_LIMIT);
+    const limit = Number.isFinite(asked) ? Math.max(1, Math.floor(asked)) : DEFAULT_NARROW_LIMIT;
+    const smaller = (view: NarrowResult, total: number) =>
+      view.output.length >= original.length
+        ? full(original, total, "the narrowed view would not be smaller")
+        : view;
+    if (!original.includes("\n") && detection.kind !== "json") {
+      const view = charSlices(original, q, limit);
+      return smaller(view, view.unitsTotal);
+    }
+    if (detection.kind === "code" || detection.kind === "text") {
+      const view = lineWindows(original, q, limit);
+      return smaller(view, view.unitsTotal);
+    }
     let units: Unit[];
     let unitName = "unit";
     if (detection.kind === "json" && "value" in detection) {
@@ -99,30 +195,20 @@ export function narrow(original: string, query: string, options: NarrowOptions =
       units = textUnits(original, detection.kind);
       unitName = detection.kind === "table" || detection.kind === "grep" ? "row" : "unit";
     }
-    if (units.length < 2) return full(original, units.length, "content cannot be split into units");
-    const asked = Number(options.limit ?? DEFAULT_NARROW_LIMIT);
-    const limit = Number.isFinite(asked) ? Math.max(1, Math.floor(asked)) : DEFAULT_NARROW_LIMIT;
-    const chosen = rank(units, q, limit);
-    if (chosen.length === 0) {
-      const output = formatMarker({
-        count: units.length,
-        unit: unitName,
-        verb: "skipped",
-        where: lineSpan(units[0]!.first, units[units.length - 1]!.last),
-        facts: ["none matched the query"],
-      });
-      return {
-        output,
-        full: false,
-        unitsTotal: units.length,
-        unitsShown: 0,
-        note: "no unit matched the query",
-      };
+    // One record, one paragraph: rank its lines instead of returning it whole.
+    if (units.length < 2) {
+      const view = original.includes("\n") ? lineWindows(original, q, limit) : charSlices(original, q, limit);
+      return smaller(view, view.unitsTotal);
     }
-    const output = render(units, chosen, unitName);
-    if (output.length >= original.length)
-      return full(original, units.length, "the narrowed view would not be smaller");
-    return { output, full: false, unitsTotal: units.length, unitsShown: chosen.length };
+    const chosen = rankUnits(units, q, limit);
+    if (chosen.length === 0) return noMatch(units, unitName);
+    const view = {
+      output: render(units, chosen, unitName),
+      full: false,
+      unitsTotal: units.length,
+      unitsShown: chosen.length,
+    };
+    return smaller(view, units.length);
   } catch (error) {
     return full(String(original ?? ""), 1, `narrowing failed, full original returned (${messageOf(error)})`);
   }

@@ -5,6 +5,7 @@ import { recordFacts } from "./json/facts.js";
 import type { FieldValue } from "./json/fields.js";
 import { hasErrorField, MIN_THIN_ITEMS, selectRecords } from "./json/select.js";
 import { renderKept } from "./lines.js";
+import { alignedColumns, alignedTableStart, cellsOf, headerRow } from "./structure.js";
 import type { Candidate, KindContext, PassReason } from "./types.js";
 
 /** Splits one CSV/TSV/markdown row into cells, honouring double quotes. */
@@ -76,9 +77,15 @@ function isDocument(rows: readonly string[], fields: ReadonlyArray<Map<string, F
   return text >= total * 0.5;
 }
 
-/** Compresses a table, or says why it cannot. */
-export function compressTable(text: string, ctx: KindContext): Candidate | PassReason {
-  const lines = text.split("\n");
+/** How a table's rows split into cells: its header line, body lines and a cell splitter. */
+interface Layout {
+  headerAt: number;
+  body: number[];
+  cells: (line: string) => string[];
+}
+
+/** Delimited (CSV, TSV, markdown) layout: the first non-blank line is the header. */
+function delimitedLayout(lines: readonly string[]): Layout | PassReason {
   const rowsAt: number[] = [];
   lines.forEach((line, i) => {
     if (line.trim() !== "") rowsAt.push(i);
@@ -86,18 +93,53 @@ export function compressTable(text: string, ctx: KindContext): Candidate | PassR
   const headerAt = rowsAt[0];
   if (headerAt === undefined) return "not_smaller";
   const delim = delimiterOf(lines[headerAt]!);
-  const names = splitRow(lines[headerAt]!, delim);
   let body = rowsAt.slice(1);
   if (delim === "|" && body[0] !== undefined && /^\s*\|?\s*:?-{3,}/.test(lines[body[0]]!))
     body = body.slice(1);
-  if (body.length < MIN_THIN_ITEMS) return "not_smaller";
   // A quoted cell that runs over a line break makes lines and rows differ: markers would count
   // lines as rows and facts would mix cells, so such a table is left whole.
   if (delim !== "|" && body.some((at) => (lines[at]!.split('"').length - 1) % 2 === 1)) return "parse_error";
+  return { headerAt, body, cells: (line) => splitRow(line, delim) };
+}
+
+/**
+ * Whitespace-aligned layout (`ps aux`, `kubectl get`, `ls -l`, `dpkg -l`): columns are the
+ * character ranges every row below the header respects (structure.ts), so cells are cut exactly
+ * where the tool padded them. Lines above the header (a legend, `total 42`) and rule lines
+ * (`+++-====`) are kept as they are; a header-less table uses its first row only for names.
+ */
+function alignedLayout(lines: readonly string[], start: number): Layout | PassReason {
+  const rule = (l: string) => /^[+=|-]+[-+=| ]*$/.test(l.trim());
+  const rows: number[] = [];
+  for (let i = start; i < lines.length; i++) if (lines[i]!.trim() !== "" && !rule(lines[i]!)) rows.push(i);
+  const cols = alignedColumns(rows.map((at) => lines[at]!));
+  if (cols.length < 3) return "not_smaller";
+  const headed = headerRow([lines[start]!]) === 0;
+  return {
+    headerAt: headed ? start : -1,
+    body: headed ? rows.slice(1) : rows,
+    cells: (line) => cellsOf(line, cols),
+  };
+}
+
+/** Compresses a table, or says why it cannot. */
+export function compressTable(text: string, ctx: KindContext): Candidate | PassReason {
+  const lines = text.split("\n");
+  const pipes =
+    lines
+      .find((l) => l.trim() !== "")
+      ?.trimStart()
+      .startsWith("|") ?? false;
+  const start = pipes ? -1 : alignedTableStart(lines);
+  const layout = start >= 0 ? alignedLayout(lines, start) : delimitedLayout(lines);
+  if (typeof layout === "string") return layout;
+  const { headerAt, body } = layout;
+  if (body.length < MIN_THIN_ITEMS) return "not_smaller";
+  const names = headerAt >= 0 ? layout.cells(lines[headerAt]!) : [];
   const fields = body.map((at) => {
     const map = new Map<string, FieldValue>();
-    splitRow(lines[at]!, delim).forEach((cell, k) => {
-      map.set(names[k] ?? `column ${k + 1}`, cellValue(cell));
+    layout.cells(lines[at]!).forEach((cell, k) => {
+      map.set(names[k] || `column ${k + 1}`, cellValue(cell));
     });
     return map;
   });

@@ -10,9 +10,13 @@ import { libraryOf } from "./stacktrace.js";
 import type { Candidate, KindContext, PassReason } from "./types.js";
 
 const PASS_LINE =
-  /^\s*(✓|✔|√)\s|^\s*PASS\s+\S|^\s*(=== RUN|=== PAUSE|=== CONT|--- PASS|--- SKIP)\b|^ok\s+\S+\s+[\d.]+s|^\s*\S+::\S+ PASSED\b|^test \S+ \.\.\. ok$|^\s*↓\s|^\w+ \([\w.]+\) \.\.\. (ok|skipped\b.*)$/;
+  /^\s*(✓|✔|√)\s|^\s*PASS\s+\S|^\s*(=== RUN|=== PAUSE|=== CONT|--- PASS|--- SKIP)\b|^ok\s+\S+\s+[\d.]+s|^\s*\S+::\S+ PASSED\b|^ok \d+\b|^test \S+ \.\.\. ok$|^\s*↓\s|^\w+ \([\w.]+\) \.\.\. (ok|skipped\b.*)$/;
+// Each kind names the mark the lines themselves print (a ✔ run is never called ✓).
 const PASS_KIND: ReadonlyArray<[RegExp, string]> = [
-  [/^\s*(✓|✔|√)\s/, "passed (✓)"],
+  [/^\s*✓\s/, "passed (✓)"],
+  [/^\s*✔\s/, "passed (✔)"],
+  [/^\s*√\s/, "passed (√)"],
+  [/^ok \d+\b/, "TAP ok"],
   [/^\s*PASS\s/, "PASS"],
   [/--- PASS|^ok\s/, "go PASS/ok"],
   [/=== (RUN|PAUSE|CONT)/, "go RUN"],

@@ -17,7 +17,7 @@ export type {
   ToolSpec,
 } from "./registry.js";
 export { defineTool, ToolRegistry } from "./registry.js";
-export type { CloseReason, ServerHandle, StartServerOptions } from "./server.js";
+export type { ClientRoot, CloseReason, ServerHandle, StartServerOptions } from "./server.js";
 export { negotiateProtocolVersion, startServer } from "./server.js";
 export type { SessionStats } from "./session.js";
 export { DISTINCT_RETRIEVE_LIMIT, Session } from "./session.js";

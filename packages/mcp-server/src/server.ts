@@ -16,8 +16,10 @@ import {
 import { z } from "zod";
 import { FailureCapture, type FailureChipSink } from "./capture.js";
 import { errorResult } from "./contract.js";
+import { EraGate } from "./era.js";
 import { type Logger, silentLogger } from "./logger.js";
 import { ToolRegistry, type ToolSpec } from "./registry.js";
+import { limitLogger } from "./transport/logLimit.js";
 import { DEFAULT_MAX_INBOUND_BYTES, HardenedStdioTransport } from "./transport/stdio.js";
 
 export type CloseReason = "eof" | "input_error" | "client_gone" | "requested";
@@ -36,6 +38,17 @@ export interface StartServerOptions {
   /** How long in-flight requests may run after intake stops (default 5000 ms). */
   shutdownGraceMs?: number;
   instructions?: string;
+  /**
+   * Called with the client's MCP roots when a legacy client that declared the `roots` capability
+   * has initialized, and again after each `notifications/roots/list_changed`. Without it the
+   * server never asks. (The modern era has no server-to-client requests, so no roots there.)
+   */
+  onClientRoots?: (roots: ClientRoot[]) => void;
+}
+
+export interface ClientRoot {
+  uri: string;
+  name?: string;
 }
 
 export interface ServerHandle {
@@ -66,8 +79,44 @@ export function negotiateProtocolVersion(requested: unknown): string {
     : LATEST_PROTOCOL_VERSION;
 }
 
+const RootsChangedSchema = z.object({ method: z.literal("notifications/roots/list_changed") });
+const InitializedSchema = z.object({ method: z.literal("notifications/initialized") });
+
+/** Ask a legacy client for its roots after the handshake (and on change) when it offers them. */
+function watchClientRoots(
+  server: Server,
+  capabilities: () => unknown,
+  onRoots: (roots: ClientRoot[]) => void,
+  logger: Logger,
+): void {
+  // Answers can overtake each other (a change notification right after initialized): only the
+  // answer to the latest question counts.
+  let asked = 0;
+  const ask = (): void => {
+    const caps = capabilities();
+    if (caps === null || typeof caps !== "object" || !("roots" in caps)) return;
+    const question = ++asked;
+    server
+      .listRoots()
+      .then((answer) => {
+        if (question !== asked) return;
+        onRoots(answer.roots.map((r) => ({ uri: r.uri, ...(r.name ? { name: r.name } : {}) })));
+      })
+      .catch((err: unknown) =>
+        logger.warn(`roots/list failed: ${err instanceof Error ? err.message : String(err)}`),
+      );
+  };
+  // The SDK runs a notification's handler a few microtasks before a request's, so an
+  // `initialized` written right behind `initialize` (same chunk) would be seen before the
+  // initialize handler kept the client's capabilities: ask once the pending handlers have run.
+  const askSoon = (): void => void setImmediate(ask);
+  server.setNotificationHandler(InitializedSchema, askSoon);
+  server.setNotificationHandler(RootsChangedSchema, askSoon);
+}
+
 export async function startServer(options: StartServerOptions): Promise<ServerHandle> {
-  const logger = options.logger ?? silentLogger;
+  // Every diagnostic passes one limiter: a client flooding bad input cannot flood stderr.
+  const logger = limitLogger(options.logger ?? silentLogger);
   const registry = new ToolRegistry({
     tools: options.tools,
     logger,
@@ -118,8 +167,11 @@ export async function startServer(options: StartServerOptions): Promise<ServerHa
   };
 
   server.onerror = (err) => logger.warn(`protocol: ${err.message}`);
+  // Our lenient initialize replaces the SDK's, so the client's capabilities are kept here.
+  let clientCapabilities: unknown;
   server.setRequestHandler(InitializeAnySchema, (request) => {
-    const params = (request.params ?? {}) as { protocolVersion?: unknown };
+    const params = (request.params ?? {}) as { protocolVersion?: unknown; capabilities?: unknown };
+    clientCapabilities = params.capabilities;
     return {
       protocolVersion: negotiateProtocolVersion(params.protocolVersion),
       capabilities,
@@ -157,7 +209,16 @@ export async function startServer(options: StartServerOptions): Promise<ServerHa
       h: CallHandler,
     ) => void
   ).call(server, CallAnySchema, onCall);
-  await server.connect(transport);
+  if (options.onClientRoots)
+    watchClientRoots(server, () => clientCapabilities, options.onClientRoots, logger);
+  await server.connect(
+    new EraGate({
+      inner: transport,
+      serverInfo,
+      capabilities,
+      ...(options.instructions ? { instructions: options.instructions } : {}),
+    }),
+  );
 
   return {
     close,

@@ -5,7 +5,7 @@ import { type ChipMeta, isChipStoreError, parseChipRef } from "@caveman/chip-sto
 import type { Command } from "../args.js";
 import type { Config } from "../config.js";
 import { stderrLogger } from "../logger.js";
-import { openStores } from "../stores.js";
+import { describeStore, openStores } from "../stores.js";
 import { checkTeam } from "../team.js";
 import { type Io, writeOut } from "./io.js";
 
@@ -26,10 +26,9 @@ export async function runStats(
     };
     if (command.json) await writeOut(io, `${JSON.stringify(out)}\n`);
     else {
-      const where = stores.store.path ?? "memory";
       await writeOut(
         io,
-        `store    ${ccr.backend} ${where}${stores.store.fallback ? ` (fallback: ${stores.store.fallback})` : ""}\n` +
+        `store    ${describeStore(stores.store)}\n` +
           `entries  ${ccr.entries} (${ccr.bytes} bytes of ${ccr.budgetBytes}, ${ccr.hits} hits)\n` +
           `chips    ${chips} in ${config.chipDir}\n` +
           (team ? `team     ${team.detail}\n` : ""),

@@ -4,7 +4,7 @@
 import { accessSync, constants, statSync } from "node:fs";
 import type { Command } from "../args.js";
 import type { Config } from "../config.js";
-import { openStores } from "../stores.js";
+import { describeStore, openStores } from "../stores.js";
 import { checkTeam } from "../team.js";
 import { VERSION } from "../version.js";
 import { type Io, writeOut } from "./io.js";
@@ -29,13 +29,18 @@ export async function runDoctor(
   const stores = openStores(config, quiet);
   try {
     const s = stores.ccr.stats();
-    const fallback = stores.store.fallback;
+    const info = stores.store;
+    // Memory that was not asked for (--ephemeral) and a store that cannot take new originals both
+    // lose what compress would keep: that is a failure, not a detail.
+    const persistent = info.backend === "sqlite" && info.writable;
+    const asked = config.store.kind === "memory";
+    const where = describeStore(info, info.backend === "sqlite" && info.path ? mode(info.path) : undefined);
     checks.push({
-      ok: !fallback,
+      ok: persistent || asked,
       what: "ccr store",
-      detail: fallback
-        ? `${stores.store.path} cannot open (${fallback}); would fall back to memory`
-        : `${s.backend}${stores.store.path ? ` ${stores.store.path} (mode ${mode(stores.store.path)})` : ""}, ${s.entries} entries, ${s.bytes} bytes`,
+      detail: info.fallback
+        ? `${info.path} cannot be used; ${describeStore(info)}`
+        : `${where}, ${s.entries} entries, ${s.bytes} bytes`,
     });
     let chipDetail = `${config.chipDir}`;
     let chipOk = stores.chipsPersisted;
@@ -54,7 +59,9 @@ export async function runDoctor(
   } finally {
     stores.close();
   }
-  for (const root of config.roots) {
+  if (config.implicitRootRefusal)
+    checks.push({ ok: false, what: "root", detail: config.implicitRootRefusal });
+  for (const root of config.implicitRootRefusal ? [] : config.roots) {
     try {
       accessSync(root, constants.R_OK | constants.W_OK);
       checks.push({ ok: true, what: "root", detail: `${root} readable and writable` });

@@ -1,6 +1,7 @@
 // The one module that talks to the network: a single ioredis connection to the configured team
 // store and nothing else. Contract: it never blocks the event loop and never waits without a
-// bound — commands fail after `commandTimeoutMs`, a command issued while the link is down waits
+// bound — commands fail after `commandTimeoutMs` (and a timeout drops the link, which reconnects,
+// so nothing queues up behind a stalled server), a command issued while the link is down waits
 // at most that long for the reconnect, and reconnects back off exponentially (with jitter) up to
 // `maxBackoffMs`, forever, so a long outage heals by itself. No offline queue: nothing piles up in
 // memory while Redis is away. Every failure comes out as a CcrStoreError (store_unavailable with
@@ -149,6 +150,14 @@ export function openTeamConnection(opts: TeamConnectionOptions): TeamConnection 
     try {
       return await command();
     } catch (err) {
+      if (isTimeout(err) && state === "ready") {
+        // A timed-out command stays queued on the socket, with its bytes, until the server answers:
+        // behind a stalled or black-holed server every later command would pile up there too.
+        // Judge the link lost and make a fresh one; puts stop waiting on it meanwhile.
+        lastError = describe(err, url.tls);
+        setState("down", `team store ${where} stopped answering (${lastError}); reconnecting`);
+        client.disconnect(true);
+      }
       throw fromRedisError(err, where, url.tls);
     }
   };
@@ -207,6 +216,10 @@ export function openTeamConnection(opts: TeamConnectionOptions): TeamConnection 
       client.disconnect();
     },
   };
+}
+
+function isTimeout(err: unknown): boolean {
+  return err instanceof Error && err.message === "Command timed out";
 }
 
 function closedError(): CcrStoreError {

@@ -210,6 +210,7 @@ export function openRedisStore(opts: RedisStoreOptions): TeamStore {
       }
       return {
         backend: "redis",
+        writable: true,
         entries,
         bytes,
         hits,

@@ -1,53 +1,74 @@
-// One better-sqlite3 connection per database file per process, shared by every store opened on
-// it and closed with the last one. Opening sets a busy timeout, WAL and the synchronous level,
-// then brings our schema up to date; every SQLite failure leaves here as a typed CcrStoreError
-// (SQLITE_BUSY included, after retrying), never as a raw SqliteError.
+// One connection per database file per process, shared by every store opened on it and closed
+// with the last one. Files are told apart by device and inode, not by name, so a file moved away
+// and replaced is never confused with its successor. Opening sets a busy timeout, WAL and the
+// synchronous level, then brings our schema up to date (a read-only file is only inspected);
+// every SQLite failure leaves here as a typed CcrStoreError (SQLITE_BUSY included, after
+// retrying), never as a driver's raw error.
 import { statSync } from "node:fs";
-import Database from "better-sqlite3";
 import { CcrStoreError } from "../errors.js";
+import { pragma, type SqlConnection, type SqlDriver, sqliteCode } from "./driver.js";
 import { ensureSchema, inspect } from "./schema.js";
 
 export interface ConnectionOptions {
   path: string;
   busyTimeoutMs: number;
   synchronous: "normal" | "full";
-  nativeBinding: string | undefined;
+  driver: SqlDriver;
+  /** Open without writing a byte (a read-only file or directory): no WAL switch, no migration. */
+  readOnly: boolean;
+}
+
+/** A borrowed connection: the file it was opened on (`identity`) and how to give it back. */
+export interface Lease {
+  db: SqlConnection;
+  readOnly: boolean;
+  /** `dev:ino` of the file the connection has open. */
+  identity: string;
+  release(): void;
 }
 
 interface Shared {
-  db: Database.Database;
+  db: SqlConnection;
+  readOnly: boolean;
   refs: number;
 }
 
 const open = new Map<string, Shared>();
 
+/** `dev:ino` of the file now at `path`, or null when nothing is there. */
+export function fileIdentity(path: string): string | null {
+  try {
+    const st = statSync(path, { bigint: true });
+    return `${st.dev}:${st.ino}`;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw toStoreError(err, `cannot inspect ${path}`, "store_io_failed");
+  }
+}
+
 /**
  * Borrow the process's connection to `opts.path`, opening it on first use. Later stores on the
- * same file share it with the first opener's busy timeout and native binding.
+ * same file share it with the first opener's driver and busy timeout.
  */
-export function acquire(opts: ConnectionOptions): { db: Database.Database; release: () => void } {
-  let key: string;
-  try {
-    // Keyed by the file itself, not its name: after the file at this path is moved away and
-    // replaced, a new store must open the new file, not keep writing into the old one.
-    const st = statSync(opts.path, { bigint: true });
-    key = `${st.dev}:${st.ino}`;
-  } catch (err) {
-    throw toStoreError(err, `cannot open ${opts.path}`, "store_open_failed");
-  }
+export function acquire(opts: ConnectionOptions): Lease {
+  const key = fileIdentity(opts.path);
+  if (key === null)
+    throw new CcrStoreError("store_open_failed", `cannot open ${opts.path}: it does not exist`);
   let shared = open.get(key);
   if (!shared) {
-    shared = { db: connect(opts), refs: 0 };
+    shared = { db: connect(opts), readOnly: opts.readOnly, refs: 0 };
     open.set(key, shared);
-  } else if (opts.synchronous === "full") {
+  } else if (opts.synchronous === "full" && !shared.readOnly) {
     // The connection is shared: a store that asks for more durability gets it, for everyone.
-    shared.db.pragma("synchronous = FULL");
+    shared.db.exec("PRAGMA synchronous = FULL");
   }
   shared.refs += 1;
   const entry = shared;
   let released = false;
   return {
     db: entry.db,
+    readOnly: entry.readOnly,
+    identity: key,
     release: () => {
       if (released) return;
       released = true;
@@ -60,14 +81,10 @@ export function acquire(opts: ConnectionOptions): { db: Database.Database; relea
   };
 }
 
-function connect(opts: ConnectionOptions): Database.Database {
-  let db: Database.Database;
+function connect(opts: ConnectionOptions): SqlConnection {
+  let db: SqlConnection;
   try {
-    db = new Database(opts.path, {
-      fileMustExist: true,
-      timeout: opts.busyTimeoutMs,
-      ...(opts.nativeBinding === undefined ? {} : { nativeBinding: opts.nativeBinding }),
-    });
+    db = opts.driver.open(opts.path, { busyTimeoutMs: opts.busyTimeoutMs, readOnly: opts.readOnly });
   } catch (err) {
     throw toStoreError(err, `cannot open ${opts.path}`, "store_open_failed");
   }
@@ -75,15 +92,24 @@ function connect(opts: ConnectionOptions): Database.Database {
     withBusyRetry(
       () => {
         // Decide whether the file is usable before changing a byte of it (WAL rewrites the header).
-        inspect(db, opts.path);
-        const mode = db.pragma("journal_mode = WAL", { simple: true });
+        const version = inspect(db, opts.path);
+        if (opts.readOnly) {
+          if (version === 0) {
+            throw new CcrStoreError(
+              "store_open_failed",
+              `${opts.path} is read-only and holds no CCR store yet; make it writable or use another path`,
+            );
+          }
+          return;
+        }
+        const mode = pragma(db, "journal_mode = WAL");
         if (String(mode).toLowerCase() !== "wal") {
           throw new CcrStoreError(
             "store_open_failed",
             `${opts.path} cannot use WAL (journal mode stays ${String(mode)})`,
           );
         }
-        db.pragma(`synchronous = ${opts.synchronous === "full" ? "FULL" : "NORMAL"}`);
+        db.exec(`PRAGMA synchronous = ${opts.synchronous === "full" ? "FULL" : "NORMAL"}`);
         ensureSchema(db, opts.path);
       },
       `cannot open ${opts.path}`,
@@ -119,11 +145,6 @@ function isBusy(err: unknown): boolean {
   return code !== null && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"));
 }
 
-function sqliteCode(err: unknown): string | null {
-  if (err instanceof Database.SqliteError && typeof err.code === "string") return err.code;
-  return null;
-}
-
 /** Map any failure to a CcrStoreError with a message that says what to do next. */
 export function toStoreError(
   err: unknown,
@@ -152,9 +173,7 @@ export function toStoreError(
     return new CcrStoreError(
       fallback,
       `${what}: the database is read-only (${code}); check the disk and file permissions`,
-      {
-        cause: err,
-      },
+      { cause: err },
     );
   }
   if (code === "SQLITE_FULL") {

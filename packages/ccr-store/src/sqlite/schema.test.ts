@@ -2,11 +2,12 @@
 // cannot use are refused without changing a byte, and older schemas are migrated in place.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { driverOptions, rawConnection, testDrivers } from "../../test/drivers.js";
 import { fileHash, tempDir } from "../../test/helpers.js";
+import { pragma, type SqlConnection, scalar } from "./driver.js";
 import { SCHEMA_VERSION } from "./schema.js";
-import { openSqliteStore } from "./store.js";
+import { openSqliteStore as openAny, type SqliteStoreOptions } from "./store.js";
 
 let dir: string;
 let path: string;
@@ -17,9 +18,10 @@ beforeEach(() => {
 });
 afterEach(() => cleanup());
 
-const raw = (p = path): Database.Database => new Database(p);
+describe.each(testDrivers())("the schema inside a shared file, on %s", (driver) => {
+  const raw = (p = path): SqlConnection => rawConnection(driver, p);
+  const openSqliteStore = (opts: SqliteStoreOptions) => openAny({ ...driverOptions(driver), ...opts });
 
-describe("the schema inside a shared file", () => {
   it("leaves another program's tables, indexes, triggers and user_version untouched", () => {
     const db = raw();
     db.exec(`CREATE TABLE ccr_entries (id TEXT PRIMARY KEY, body TEXT);
@@ -28,15 +30,15 @@ describe("the schema inside a shared file", () => {
       CREATE TRIGGER ccr_entries_audit AFTER INSERT ON ccr_entries BEGIN INSERT INTO audit VALUES (1); END;
       INSERT INTO ccr_entries VALUES ('a', 'theirs'), ('b', 'also theirs');
       PRAGMA user_version = 42;`);
-    const snapshot = (d: Database.Database) => ({
+    const snapshot = (d: SqlConnection) => ({
       schema: d
         .prepare(
           "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE '%caveman_ccr_%' ORDER BY name",
         )
         .all(),
       rows: d.prepare("SELECT * FROM ccr_entries ORDER BY id").all(),
-      audit: d.prepare("SELECT count(*) FROM audit").pluck().get(),
-      userVersion: d.pragma("user_version", { simple: true }),
+      audit: scalar(d.prepare("SELECT count(*) FROM audit")),
+      userVersion: pragma(d, "user_version"),
     });
     const before = snapshot(db);
     db.close();
@@ -113,9 +115,9 @@ describe("the schema inside a shared file", () => {
     expect(store.stats().hits).toBe(3);
     store.close();
     const check = raw();
-    expect(
-      check.prepare("SELECT value FROM caveman_ccr_meta WHERE key = 'schema_version'").pluck().get(),
-    ).toBe(SCHEMA_VERSION);
+    expect(scalar(check.prepare("SELECT value FROM caveman_ccr_meta WHERE key = 'schema_version'"))).toBe(
+      SCHEMA_VERSION,
+    );
     check.close();
   });
 

@@ -6,8 +6,8 @@
 // and re-read the version inside it, so two processes opening a fresh file migrate it once.
 // No STRICT tables or other recent syntax: an older SQLite in another program must still be able
 // to read this file's schema.
-import type Database from "better-sqlite3";
 import { CcrStoreError } from "../errors.js";
+import { type SqlConnection, scalar, transaction } from "./driver.js";
 
 /** The schema version this build writes and reads. */
 export const SCHEMA_VERSION = 2;
@@ -36,7 +36,7 @@ const EXPECTED_COLUMNS: Record<string, string[]> = {
 };
 
 /** Migration n takes the schema from version n-1 to n. */
-const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
+const MIGRATIONS: ReadonlyArray<(db: SqlConnection) => void> = [
   (db) => {
     db.exec(`
       CREATE TABLE ${T_META} (key TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL);
@@ -85,10 +85,10 @@ const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
 ];
 
 /** Bring our tables to SCHEMA_VERSION, or refuse the file without touching it. */
-export function ensureSchema(db: Database.Database, path: string): void {
+export function ensureSchema(db: SqlConnection, path: string): void {
   const pending = inspect(db, path);
   if (pending === SCHEMA_VERSION) return;
-  db.transaction(() => {
+  transaction(db, "immediate", () => {
     // Another process may have migrated between our look and our lock.
     let version = inspect(db, path);
     while (version < SCHEMA_VERSION) {
@@ -98,17 +98,17 @@ export function ensureSchema(db: Database.Database, path: string): void {
         ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(version);
     }
     check(db, path);
-  }).immediate();
+  });
 }
 
 /**
  * Our schema version in this file (0 when none of our objects exist yet), or store_foreign_schema.
  * Read-only, so it can run before anything (even the journal mode) is changed in the file.
  */
-export function inspect(db: Database.Database, path: string): number {
+export function inspect(db: SqlConnection, path: string): number {
   const rows = db
     .prepare("SELECT name, type FROM sqlite_master WHERE substr(name, 1, ?) = ?")
-    .all(PREFIX.length, PREFIX) as Array<{ name: string; type: string }>;
+    .all(PREFIX.length, PREFIX) as unknown as Array<{ name: string; type: string }>;
   const ours = rows.map((r) => r.name);
   if (ours.length === 0) return 0;
   if (!ours.includes(T_META)) {
@@ -120,7 +120,7 @@ export function inspect(db: Database.Database, path: string): number {
   }
   // Look at the layout before querying it: a foreign meta table must read as foreign, not as an I/O fault.
   checkTable(db, path, T_META);
-  const version = db.prepare(`SELECT value FROM ${T_META} WHERE key = 'schema_version'`).pluck().get();
+  const version = scalar(db.prepare(`SELECT value FROM ${T_META} WHERE key = 'schema_version'`));
   if (typeof version !== "number" || !Number.isSafeInteger(version) || version < 1) {
     throw foreign(path, `${T_META} has no usable schema_version`);
   }
@@ -135,13 +135,16 @@ export function inspect(db: Database.Database, path: string): number {
   return version;
 }
 
-function check(db: Database.Database, path: string): void {
+function check(db: SqlConnection, path: string): void {
   for (const table of Object.keys(EXPECTED_COLUMNS)) checkTable(db, path, table);
 }
 
-function checkTable(db: Database.Database, path: string, table: string): void {
+function checkTable(db: SqlConnection, path: string, table: string): void {
   const expected = EXPECTED_COLUMNS[table] ?? [];
-  const columns = db.prepare("SELECT name FROM pragma_table_info(?)").pluck().all(table) as string[];
+  const columns = db
+    .prepare("SELECT name FROM pragma_table_info(?)")
+    .all(table)
+    .map((r) => String(r.name));
   if (columns.join(",") !== expected.join(",")) {
     throw foreign(path, `table ${table} has columns (${columns.join(", ")}), not ours`);
   }

@@ -1,15 +1,15 @@
 // SQLite-only behaviour: persistence, WAL, one connection per file, refusal of files we cannot
 // write, failing writes, corruption detection and repair, and lock handling.
 import { execFileSync } from "node:child_process";
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { driverOptions, rawConnection, testDrivers } from "../../test/drivers.js";
 import { fileHash, tempDir } from "../../test/helpers.js";
 import { computeHandle } from "../handle.js";
+import { pragma, type SqlConnection, scalar } from "./driver.js";
 import { SCHEMA_VERSION } from "./schema.js";
-import { openSqliteStore } from "./store.js";
+import { openSqliteStore as openAny, type SqliteStoreOptions } from "./store.js";
 
 let dir: string;
 let path: string;
@@ -20,9 +20,10 @@ beforeEach(() => {
 });
 afterEach(() => cleanup());
 
-const raw = (p = path): Database.Database => new Database(p);
+describe.each(testDrivers())("openSqliteStore on %s", (driver) => {
+  const raw = (p = path): SqlConnection => rawConnection(driver, p);
+  const openSqliteStore = (opts: SqliteStoreOptions) => openAny({ ...driverOptions(driver), ...opts });
 
-describe("openSqliteStore", () => {
   it("keeps originals across close and reopen, in WAL mode, with an intact database", () => {
     const store = openSqliteStore({ path });
     const { handle } = store.put("persisted", { kind: "log" });
@@ -31,9 +32,9 @@ describe("openSqliteStore", () => {
     expect(again.get(handle)).toMatchObject({ kind: "log", size: 9 });
     again.close();
     const db = raw();
-    expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
-    expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
-    expect(db.prepare("SELECT value FROM caveman_ccr_meta WHERE key = 'schema_version'").pluck().get()).toBe(
+    expect(pragma(db, "journal_mode")).toBe("wal");
+    expect(pragma(db, "integrity_check")).toBe("ok");
+    expect(scalar(db.prepare("SELECT value FROM caveman_ccr_meta WHERE key = 'schema_version'"))).toBe(
       SCHEMA_VERSION,
     );
     db.close();
@@ -87,7 +88,7 @@ describe("openSqliteStore", () => {
   it("reports a locked database as store_busy at open and at put, then works once it is free", () => {
     openSqliteStore({ path }).close();
     const holder = raw();
-    holder.pragma("busy_timeout = 0");
+    holder.exec("PRAGMA busy_timeout = 0");
     holder.exec("BEGIN IMMEDIATE");
     const store = openSqliteStore({ path, busyTimeoutMs: 50 });
     expect(() => store.put("waits")).toThrow(expect.objectContaining({ code: "store_busy" }));
@@ -95,7 +96,7 @@ describe("openSqliteStore", () => {
     expect(store.put("waits").created).toBe(true);
     store.close();
 
-    holder.pragma("journal_mode = DELETE");
+    pragma(holder, "journal_mode = DELETE");
     holder.exec("BEGIN EXCLUSIVE");
     expect(() => openSqliteStore({ path, busyTimeoutMs: 50 })).toThrow(
       expect.objectContaining({ code: "store_busy" }),
@@ -104,16 +105,103 @@ describe("openSqliteStore", () => {
     holder.close();
   });
 
-  it("refuses a database it cannot write with store_open_failed", () => {
-    openSqliteStore({ path }).close();
+  it("opens a database it cannot write read-only: gets are served, puts refused with store_read_only", () => {
+    const seed = openSqliteStore({ path });
+    const { handle } = seed.put("stored before the disk went read-only");
+    seed.close();
     const before = fileHash(path);
     execFileSync("chattr", ["+i", path]);
     try {
-      expect(() => openSqliteStore({ path })).toThrow(/store_open_failed: .*read-only/);
+      const store = openSqliteStore({ path });
+      expect(store.stats()).toMatchObject({ writable: false, entries: 1 });
+      expect(new TextDecoder().decode(store.get(handle)!.original)).toBe(
+        "stored before the disk went read-only",
+      );
+      expect(() => store.put("new")).toThrow(expect.objectContaining({ code: "store_read_only" }));
+      expect(store.has(computeHandle("new"))).toBe(false);
+      store.close();
     } finally {
       execFileSync("chattr", ["-i", path]);
     }
     expect(fileHash(path)).toBe(before);
+  });
+
+  it("serves gets from a read-only directory with no -wal/-shm files, and refuses puts", () => {
+    const seed = openSqliteStore({ path });
+    const { handle } = seed.put("kept in a directory that became read-only");
+    seed.close();
+    execFileSync("chattr", ["+i", dir]);
+    try {
+      const store = openSqliteStore({ path });
+      expect(store.get(handle)?.size).toBe(41);
+      expect(() => store.put("refused")).toThrow(expect.objectContaining({ code: "store_read_only" }));
+      store.close();
+    } finally {
+      execFileSync("chattr", ["-i", dir]);
+    }
+  });
+
+  it("refuses a read-only file that holds no store yet with store_open_failed", () => {
+    writeFileSync(path, "", { mode: 0o600 });
+    execFileSync("chattr", ["+i", path]);
+    try {
+      expect(() => openSqliteStore({ path })).toThrow(
+        /store_open_failed: .*read-only and holds no CCR store/,
+      );
+    } finally {
+      execFileSync("chattr", ["-i", path]);
+    }
+  });
+
+  it("reopens a database deleted under it, carries its originals over, and stores where others look", () => {
+    const store = openSqliteStore({ path });
+    const early = store.put("put before the file was deleted").handle;
+    for (const suffix of ["", "-wal", "-shm"]) rmIfThere(path + suffix);
+    const late = store.put("put after the file was deleted").handle;
+    const other = openSqliteStore({ path: join(dir, ".", "ccr.db") });
+    for (const h of [early, late]) expect(other.get(h), h).not.toBeNull();
+    expect(other.stats().entries).toBe(2);
+    other.close();
+    store.close();
+  });
+
+  it("follows a database replaced under it, and keeps the replacement's originals", () => {
+    const store = openSqliteStore({ path });
+    const mine = store.put("mine").handle;
+    const elsewhere = join(dir, "elsewhere.db");
+    const theirs = openSqliteStore({ path: elsewhere });
+    const theirHandle = theirs.put("theirs").handle;
+    theirs.close();
+    // Replaced as SQLite allows: the old file goes with its -wal/-shm (a -wal left beside another
+    // database would be replayed into it, which no program can guard against).
+    for (const suffix of ["", "-wal", "-shm"]) rmIfThere(path + suffix);
+    renameSync(elsewhere, path);
+    const late = store.put("after the swap").handle;
+    store.close();
+    const check = openSqliteStore({ path });
+    for (const h of [mine, theirHandle, late]) expect(check.get(h), h).not.toBeNull();
+    check.close();
+  });
+
+  it("refuses a put with store_vanished when a deleted database cannot be made again", () => {
+    const store = openSqliteStore({ path });
+    const kept = store.put("still held by the open connection").handle;
+    for (const suffix of ["", "-wal", "-shm"]) rmIfThere(path + suffix);
+    execFileSync("chattr", ["+i", dir]);
+    try {
+      expect(() => store.put("would be lost")).toThrow(expect.objectContaining({ code: "store_vanished" }));
+      // The open connection still holds what was stored before; a miss stays a miss.
+      expect(store.get(kept)).not.toBeNull();
+      expect(store.get(computeHandle("would be lost"))).toBeNull();
+    } finally {
+      execFileSync("chattr", ["-i", dir]);
+    }
+    // Once the directory is usable again, the next put recreates the file with what was held.
+    expect(store.put("would be lost").created).toBe(true);
+    store.close();
+    const check = openSqliteStore({ path });
+    expect(check.get(kept)).not.toBeNull();
+    check.close();
   });
 
   it("turns a failing write into store_io_failed, stores nothing half-way and recovers", () => {
@@ -134,7 +222,7 @@ describe("openSqliteStore", () => {
     expect(store.stats()).toMatchObject({ entries: 2 });
     store.close();
     const check = raw();
-    expect(check.pragma("integrity_check", { simple: true })).toBe("ok");
+    expect(pragma(check, "integrity_check")).toBe("ok");
     check.close();
   });
 
@@ -184,23 +272,6 @@ describe("openSqliteStore", () => {
     store.close();
   });
 
-  it("passes nativeBinding through to better-sqlite3", () => {
-    const require = createRequire(import.meta.url);
-    const binding = join(
-      require.resolve("better-sqlite3/package.json"),
-      "..",
-      "build",
-      "Release",
-      "better_sqlite3.node",
-    );
-    const store = openSqliteStore({ path, nativeBinding: binding });
-    expect(store.put("native").handle).toBe(computeHandle("native"));
-    store.close();
-    expect(() =>
-      openSqliteStore({ path: join(dir, "other.db"), nativeBinding: join(dir, "missing.node") }),
-    ).toThrow(expect.objectContaining({ code: "store_open_failed" }));
-  });
-
   it("refuses options without a usable path or with a bad synchronous level", () => {
     expect(() => openSqliteStore(undefined as never)).toThrow(
       expect.objectContaining({ code: "invalid_config" }),
@@ -214,5 +285,46 @@ describe("openSqliteStore", () => {
     const full = openSqliteStore({ path, synchronous: "full", busyTimeoutMs: 1000 });
     expect(full.put("durable").created).toBe(true);
     full.close();
+  });
+});
+
+function rmIfThere(file: string): void {
+  rmSync(file, { force: true });
+}
+
+// Where both drivers load in one process (Node 22.13+ with a better-sqlite3 built for it), a file
+// written by either is read by the other: one on-disk format.
+const both = testDrivers().length === 2 ? [testDrivers(), [...testDrivers()].reverse()] : [];
+describe.each(both)("one file format: written with %s, read with %s", (writer, reader) => {
+  it("reads every original, its metadata and the counters, then writes for the other to read", () => {
+    const originals = [
+      new Uint8Array(0),
+      new Uint8Array([0xff, 0x00, 0xfe, 0xc3, 0x28]),
+      new TextEncoder().encode("\ufeffline 1\r\nπ 😀\n"),
+      new Uint8Array(200_000).map((_, i) => (i * 7) & 0xff),
+    ];
+    const w = openAny({ path, ...driverOptions(writer) });
+    const handles = originals.map(
+      (o, i) => w.put(o, { kind: `k${i}`, producer: writer, tokensIn: i }).handle,
+    );
+    w.get(handles[1]!);
+    expect(w.stats().driver).toBe(writer);
+    w.close();
+    const r = openAny({ path, ...driverOptions(reader) });
+    expect(r.stats()).toMatchObject({ driver: reader, entries: 4, hits: 1 });
+    originals.forEach((o, i) => {
+      const rec = r.get(handles[i]!)!;
+      expect(rec).toMatchObject({ kind: `k${i}`, producer: writer, tokensIn: i, size: o.byteLength });
+      expect(Buffer.compare(rec.original, o)).toBe(0);
+    });
+    const back = r.put("written by the reader").handle;
+    r.close();
+    const again = openAny({ path, ...driverOptions(writer) });
+    expect(new TextDecoder().decode(again.get(back)!.original)).toBe("written by the reader");
+    expect(again.stats()).toMatchObject({ entries: 5, hits: 6 });
+    again.close();
+    const check = rawConnection(reader, path);
+    expect(pragma(check, "integrity_check")).toBe("ok");
+    check.close();
   });
 });

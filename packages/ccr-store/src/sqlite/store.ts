@@ -1,8 +1,14 @@
-// The SQLite backend of CcrStore. Writes take the lock up front (BEGIN IMMEDIATE), so the budget
-// check, the room-making and the insert are one atomic step across processes and never hit a
-// deferred-upgrade SQLITE_BUSY. Gets read without a transaction, verify the bytes against the
-// stored SHA-256 and the handle, and only then touch last_access_at/hits in a one-line write.
-import type Database from "better-sqlite3";
+// The SQLite backend of CcrStore, on either driver (node:sqlite or better-sqlite3). Writes take
+// the lock up front (BEGIN IMMEDIATE), so the budget check, the room-making and the insert are one
+// atomic step across processes and never hit a deferred-upgrade SQLITE_BUSY. Gets read without a
+// transaction, verify the bytes against the stored SHA-256 and the handle, and only then touch
+// last_access_at/hits in a one-line write.
+// The file cannot vanish silently: before each put (and on a get that misses) the file now at the
+// path is compared with the one open (device and inode). If it was deleted or replaced, the store
+// opens the file now there (creating it), carries over the originals it held, and only then
+// stores; if that fails, the put is refused with store_vanished, so no handle is handed out that
+// other processes could not resolve. A file that can only be read serves gets; puts are refused
+// with store_read_only.
 import { CcrStoreError } from "../errors.js";
 import { handleFromSha256, originalBytes, requireHandle, sha256Hex } from "../handle.js";
 import { prepareStoreLocation } from "../location.js";
@@ -13,13 +19,22 @@ import {
   type NormalizedMeta,
   normalizeMeta,
   now,
+  type Policy,
   planRoom,
   positiveInt,
   resolvePolicy,
 } from "../policy.js";
 import type { CcrMeta, CcrRecord, CcrStats, CcrStore, PutResult, StorePolicyOptions } from "../types.js";
-import { acquire, withBusyRetry } from "./connection.js";
+import { acquire, fileIdentity, type Lease, withBusyRetry } from "./connection.js";
+import {
+  type SqlConnection,
+  type SqliteDriverChoice,
+  type SqlStatement,
+  scalar,
+  transaction,
+} from "./driver.js";
 import { T_ENTRIES, T_META } from "./schema.js";
+import { selectDriver } from "./select.js";
 
 /** Options of openSqliteStore. */
 export interface SqliteStoreOptions extends StorePolicyOptions {
@@ -29,6 +44,8 @@ export interface SqliteStoreOptions extends StorePolicyOptions {
   busyTimeoutMs?: number;
   /** "normal" survives a process crash; "full" also a power cut, at an fsync per put. Default "normal". */
   synchronous?: "normal" | "full";
+  /** "auto" (default): node:sqlite when this Node has it (22.13+), else better-sqlite3. */
+  driver?: SqliteDriverChoice;
   /** Path of a better-sqlite3 .node file, for launchers that ship their own build. */
   nativeBinding?: string;
 }
@@ -43,14 +60,92 @@ interface Row {
   created_at: number;
   last_access_at: number;
   hits: number;
-  original: Buffer;
+  original: Uint8Array;
 }
 
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+const DRIVER_CHOICES: readonly SqliteDriverChoice[] = ["auto", "node:sqlite", "better-sqlite3"];
+
+/** Prepared statements on one connection. */
+function statements(db: SqlConnection) {
+  const q = (sql: string): SqlStatement => db.prepare(sql);
+  return {
+    db,
+    find: q(`SELECT sha256, size, kind, producer, tokens_in, tokens_out, created_at, last_access_at, hits, original
+      FROM ${T_ENTRIES} WHERE handle = ?`),
+    findStored: q(`SELECT sha256, size, original FROM ${T_ENTRIES} WHERE handle = ?`),
+    has: q(`SELECT 1 AS found FROM ${T_ENTRIES} WHERE handle = ?`),
+    handles: q(`SELECT handle FROM ${T_ENTRIES} ORDER BY last_access_at`),
+    touch: q(`UPDATE ${T_ENTRIES} SET last_access_at = max(last_access_at, ?) WHERE handle = ?`),
+    hit: q(`UPDATE ${T_ENTRIES} SET last_access_at = max(last_access_at, ?), hits = hits + 1
+      WHERE handle = ?`),
+    repair: q(`UPDATE ${T_ENTRIES} SET sha256 = ?, size = ?, original = ?,
+      last_access_at = max(last_access_at, ?) WHERE handle = ?`),
+    total: q(`SELECT value FROM ${T_META} WHERE key = ?`),
+    idle: q(`SELECT handle, size FROM ${T_ENTRIES} WHERE last_access_at < ? ORDER BY last_access_at`),
+    drop: q(`DELETE FROM ${T_ENTRIES} WHERE handle = ?`),
+    insert: q(`INSERT INTO ${T_ENTRIES} (handle, sha256, size, kind, producer, tokens_in, tokens_out,
+      created_at, stored_at, last_access_at, hits, original) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`),
+  };
+}
+type Statements = ReturnType<typeof statements>;
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.byteLength), b) === 0;
+}
+
+/** Store bytes under the write lock (the caller holds BEGIN IMMEDIATE). Hashing happened before. */
+function putRow(
+  sql: Statements,
+  policy: Policy,
+  bytes: Uint8Array,
+  sha256: string,
+  m: NormalizedMeta,
+): PutResult {
+  const handle = handleFromSha256(sha256);
+  const t = now(policy);
+  const stored = sql.findStored.get(handle) as Pick<Row, "sha256" | "size" | "original"> | undefined;
+  if (stored !== undefined) {
+    // Same handle: either our bytes are already there, or a damaged record that these bytes repair.
+    // Every column get() checks takes part, or a record damaged in one of them stays broken.
+    const intact =
+      stored.sha256 === sha256 &&
+      stored.size === bytes.byteLength &&
+      stored.original instanceof Uint8Array &&
+      sameBytes(stored.original, bytes);
+    if (intact) sql.touch.run(t, handle);
+    else sql.repair.run(sha256, bytes.byteLength, bytes, t, handle);
+    return { handle, created: false };
+  }
+  const used = Number(scalar(sql.total, "bytes"));
+  const cutoff = t - policy.idleMs;
+  // Lazy: the idle scan runs only when room is actually needed (the usual put needs none), and
+  // planRoom's for..of releases the statement before the deletes below.
+  function* idle(): Generator<IdleEntry> {
+    yield* sql.idle.iterate(cutoff) as Iterable<IdleEntry>;
+  }
+  const drop = planRoom(used, bytes.byteLength, policy, idle());
+  for (const h of drop) sql.drop.run(h);
+  sql.insert.run(
+    handle,
+    sha256,
+    bytes.byteLength,
+    m.kind,
+    m.producer,
+    m.tokensIn,
+    m.tokensOut,
+    m.createdAt ?? t,
+    t,
+    t,
+    bytes,
+  );
+  return { handle, created: true };
+}
 
 /**
  * Open (creating if needed) the store at `opts.path`. Throws store_unsafe_path, store_open_failed,
- * store_corrupt, store_foreign_schema or store_busy; the caller may fall back to openMemoryStore.
+ * store_corrupt, store_foreign_schema, store_busy or store_driver_unavailable; the caller may fall
+ * back to openMemoryStore. A file that can only be read opens read-only (`stats().writable` false).
  */
 export function openSqliteStore(opts: SqliteStoreOptions): CcrStore {
   if (opts === null || typeof opts !== "object") {
@@ -64,81 +159,83 @@ export function openSqliteStore(opts: SqliteStoreOptions): CcrStore {
       `synchronous must be "normal" or "full", got ${String(synchronous)}`,
     );
   }
-  prepareStoreLocation(opts.path);
+  const choice = opts.driver ?? "auto";
+  if (!DRIVER_CHOICES.includes(choice)) {
+    throw new CcrStoreError(
+      "invalid_config",
+      `driver must be one of ${DRIVER_CHOICES.join(", ")}, got ${String(choice)}`,
+    );
+  }
   const busyTimeoutMs = positiveInt("busyTimeoutMs", opts.busyTimeoutMs, DEFAULT_BUSY_TIMEOUT_MS);
-  const conn = acquire({
-    path: opts.path,
-    busyTimeoutMs,
-    synchronous,
-    nativeBinding: opts.nativeBinding,
-  });
-  const db: Database.Database = conn.db;
-  const sql = {
-    find: db.prepare(`SELECT sha256, size, kind, producer, tokens_in, tokens_out, created_at, last_access_at, hits, original
-      FROM ${T_ENTRIES} WHERE handle = ?`),
-    findStored: db.prepare(`SELECT sha256, size, original FROM ${T_ENTRIES} WHERE handle = ?`),
-    has: db.prepare(`SELECT 1 FROM ${T_ENTRIES} WHERE handle = ?`).pluck(),
-    touch: db.prepare(`UPDATE ${T_ENTRIES} SET last_access_at = max(last_access_at, ?) WHERE handle = ?`),
-    hit: db.prepare(`UPDATE ${T_ENTRIES} SET last_access_at = max(last_access_at, ?), hits = hits + 1
-      WHERE handle = ?`),
-    repair: db.prepare(`UPDATE ${T_ENTRIES} SET sha256 = ?, size = ?, original = ?,
-      last_access_at = max(last_access_at, ?) WHERE handle = ?`),
-    total: db.prepare(`SELECT value FROM ${T_META} WHERE key = ?`).pluck(),
-    idle: db.prepare(
-      `SELECT handle, size FROM ${T_ENTRIES} WHERE last_access_at < ? ORDER BY last_access_at`,
-    ),
-    drop: db.prepare(`DELETE FROM ${T_ENTRIES} WHERE handle = ?`),
-    insert: db.prepare(`INSERT INTO ${T_ENTRIES} (handle, sha256, size, kind, producer, tokens_in, tokens_out,
-      created_at, stored_at, last_access_at, hits, original) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`),
-  };
+  const driver = selectDriver(choice, opts.nativeBinding);
+  const path = opts.path;
+  const lease = (): Lease =>
+    acquire({
+      path,
+      busyTimeoutMs,
+      synchronous,
+      driver,
+      readOnly: prepareStoreLocation(path) === "read-only",
+    });
+  let conn = lease();
+  let sql = statements(conn.db);
   let closed = false;
   const ensureOpen = (): void => {
-    if (closed)
-      throw new CcrStoreError("store_closed", `the store at ${opts.path} was closed; open it again`);
+    if (closed) throw new CcrStoreError("store_closed", `the store at ${path} was closed; open it again`);
   };
 
-  // Runs under the write lock: hashing and validation happen before, in put().
-  const putTx = db.transaction((bytes: Uint8Array, sha256: string, m: NormalizedMeta): PutResult => {
-    const handle = handleFromSha256(sha256);
-    const t = now(policy);
-    const stored = sql.findStored.get(handle) as Pick<Row, "sha256" | "size" | "original"> | undefined;
-    if (stored !== undefined) {
-      // Same handle: either our bytes are already there, or a damaged record that these bytes repair.
-      // Every column get() checks takes part, or a record damaged in one of them stays broken.
-      const intact =
-        stored.sha256 === sha256 &&
-        stored.size === bytes.byteLength &&
-        Buffer.isBuffer(stored.original) &&
-        Buffer.compare(stored.original, bytes) === 0;
-      if (intact) sql.touch.run(t, handle);
-      else sql.repair.run(sha256, bytes.byteLength, bytes, t, handle);
-      return { handle, created: false };
+  /** Carry every original the old file holds into the new one, as far as the budget allows. */
+  const carryOver = (from: Statements, to: Statements): void => {
+    const handles = from.handles.all().map((r) => String(r.handle));
+    for (const handle of handles) {
+      const row = from.find.get(handle) as Row | undefined;
+      if (row === undefined || sha256Hex(row.original) !== row.sha256) continue;
+      const meta: NormalizedMeta = {
+        kind: row.kind,
+        producer: row.producer,
+        tokensIn: row.tokens_in,
+        tokensOut: row.tokens_out,
+        createdAt: row.created_at,
+      };
+      try {
+        withBusyRetry(
+          () => transaction(to.db, "immediate", () => putRow(to, policy, row.original, row.sha256, meta)),
+          `carry ${handle} into ${path}`,
+          busyTimeoutMs,
+        );
+      } catch (err) {
+        // A full new file keeps what fit; anything else is a real fault of the new file.
+        if (!(err instanceof CcrStoreError && err.code === "store_full")) throw err;
+      }
     }
-    const used = sql.total.get("bytes") as number;
-    const cutoff = t - policy.idleMs;
-    // Lazy: iterate() runs the query at once and holds the connection, so only open it when
-    // room is actually needed; for..of in planRoom closes it before the deletes below.
-    function* idle(): Generator<IdleEntry> {
-      yield* sql.idle.iterate(cutoff) as Iterable<IdleEntry>;
+  };
+
+  /**
+   * True when the connection is on the file now at the path, reopening onto a replacement (and
+   * carrying our originals over) when it is not. Throws store_vanished when no file can be had.
+   */
+  const ensureCurrent = (): void => {
+    if (fileIdentity(path) === conn.identity) return;
+    let next: Lease;
+    try {
+      next = lease();
+      const nextSql = statements(next.db);
+      if (next.identity !== conn.identity && !next.readOnly) carryOver(sql, nextSql);
+      conn.release();
+      conn = next;
+      sql = nextSql;
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      throw new CcrStoreError(
+        "store_vanished",
+        `the database ${path} was deleted or replaced while open, and no usable file can be made there (${why}); originals stored from now on would be lost, so nothing was stored`,
+        { cause: err },
+      );
     }
-    const drop = planRoom(used, bytes.byteLength, policy, idle());
-    for (const h of drop) sql.drop.run(h);
-    const createdAt = m.createdAt ?? t;
-    sql.insert.run(
-      handle,
-      sha256,
-      bytes.byteLength,
-      m.kind,
-      m.producer,
-      m.tokensIn,
-      m.tokensOut,
-      createdAt,
-      t,
-      t,
-      bytes,
-    );
-    return { handle, created: true };
-  });
+  };
+
+  const readRow = (handle: string): Row | undefined =>
+    withBusyRetry(() => sql.find.get(handle) as Row | undefined, `get from ${path}`, busyTimeoutMs);
 
   return {
     put(original: string | Uint8Array, meta?: CcrMeta): PutResult {
@@ -147,18 +244,35 @@ export function openSqliteStore(opts: SqliteStoreOptions): CcrStore {
       const bytes = originalBytes(original);
       const m = normalizeMeta(meta);
       checkSize(bytes.byteLength, policy);
+      if (conn.readOnly) {
+        throw new CcrStoreError(
+          "store_read_only",
+          `${path} can be read but not written (read-only disk, directory or file); stored originals stay readable, new ones are not stored. Make it writable or use another path`,
+        );
+      }
+      ensureCurrent();
       const sha256 = sha256Hex(bytes);
-      return withBusyRetry(() => putTx.immediate(bytes, sha256, m), `put into ${opts.path}`, busyTimeoutMs);
+      return withBusyRetry(
+        () => transaction(sql.db, "immediate", () => putRow(sql, policy, bytes, sha256, m)),
+        `put into ${path}`,
+        busyTimeoutMs,
+      );
     },
 
     get(handleText: string): CcrRecord | null {
       ensureOpen();
       const handle = requireHandle(handleText);
-      const row = withBusyRetry(
-        () => sql.find.get(handle) as Row | undefined,
-        `get from ${opts.path}`,
-        busyTimeoutMs,
-      );
+      let row = readRow(handle);
+      if (row === undefined && !conn.readOnly) {
+        // A miss may mean the file was replaced: look in the one now at the path. When no file
+        // can be had there, the handle is as unknown as the miss said.
+        try {
+          ensureCurrent();
+        } catch {
+          return null;
+        }
+        row = readRow(handle);
+      }
       if (row === undefined) return null;
       const actual = sha256Hex(row.original);
       if (
@@ -168,20 +282,24 @@ export function openSqliteStore(opts: SqliteStoreOptions): CcrStore {
       ) {
         throw new CcrStoreError(
           "store_corrupt",
-          `the record for ${handle} in ${opts.path} does not match its hash; its bytes are not returned. Put the original again to repair it`,
+          `the record for ${handle} in ${path} does not match its hash; its bytes are not returned. Put the original again to repair it`,
         );
       }
       const t = now(policy);
       // Bookkeeping only: a locked or read-only file must not cost the caller verified bytes.
-      let touched = true;
-      try {
-        withBusyRetry(() => sql.hit.run(t, handle), `get from ${opts.path}`, busyTimeoutMs);
-      } catch {
-        touched = false;
+      let touched = !conn.readOnly;
+      if (touched) {
+        try {
+          withBusyRetry(() => sql.hit.run(t, handle), `get from ${path}`, busyTimeoutMs);
+        } catch {
+          touched = false;
+        }
       }
+      // A fresh copy the caller may keep (node:sqlite and better-sqlite3 differ in what they hand out).
+      const bytes = new Uint8Array(row.original);
       return {
         handle,
-        original: new Uint8Array(row.original.buffer, row.original.byteOffset, row.original.byteLength),
+        original: bytes,
         size: row.size,
         sha256: row.sha256,
         kind: row.kind,
@@ -197,22 +315,24 @@ export function openSqliteStore(opts: SqliteStoreOptions): CcrStore {
     has(handleText: string): boolean {
       ensureOpen();
       const handle = requireHandle(handleText);
-      return withBusyRetry(() => sql.has.get(handle) !== undefined, `has in ${opts.path}`, busyTimeoutMs);
+      return withBusyRetry(() => sql.has.get(handle) !== undefined, `has in ${path}`, busyTimeoutMs);
     },
 
     stats(): CcrStats {
       ensureOpen();
       return withBusyRetry(
         () =>
-          db.transaction(() => ({
+          transaction(sql.db, "deferred", () => ({
             backend: "sqlite" as const,
-            entries: sql.total.get("entries") as number,
-            bytes: sql.total.get("bytes") as number,
-            hits: sql.total.get("hits") as number,
+            driver: sql.db.driver,
+            writable: !conn.readOnly,
+            entries: Number(scalar(sql.total, "entries")),
+            bytes: Number(scalar(sql.total, "bytes")),
+            hits: Number(scalar(sql.total, "hits")),
             budgetBytes: policy.budgetBytes,
             idleMs: policy.idleMs,
-          }))(),
-        `stats of ${opts.path}`,
+          })),
+        `stats of ${path}`,
         busyTimeoutMs,
       );
     },

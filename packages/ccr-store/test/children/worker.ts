@@ -4,10 +4,12 @@
 //   hammer <db> <id> <n>            n puts of this id's originals, each followed by gets; print handles
 //   verify <db> <handles-file>      get every handle in the file; print how many resolved byte-exact
 //   stream <db> <id>                put forever, printing each handle once its put has returned
+// CCR_WORKER_DRIVER picks the SQLite driver (default: as a user's process would choose).
 // Any failure prints {error, code} and exits 1, so the parent sees what surfaced to the caller.
 import { readFileSync } from "node:fs";
 import { computeHandle, isCcrStoreError } from "../../src/index.js";
-import { openSqliteStore } from "../../src/sqlite.js";
+import { openSqliteStore, type SqliteDriverName } from "../../src/sqlite.js";
+import { driverOptions } from "../drivers.js";
 import { originalFor } from "./originals.js";
 
 const [mode, db, a, b] = process.argv.slice(2);
@@ -16,7 +18,9 @@ const out = (value: unknown): void => {
 };
 
 try {
-  const store = openSqliteStore({ path: db! });
+  // The parent names the driver (CCR_WORKER_DRIVER), or the child picks as a user's process would.
+  const driver = process.env.CCR_WORKER_DRIVER as SqliteDriverName | undefined;
+  const store = openSqliteStore({ path: db!, ...(driver ? driverOptions(driver) : {}) });
   if (mode === "read") {
     const bytes = readFileSync(a!);
     const handle = computeHandle(bytes);

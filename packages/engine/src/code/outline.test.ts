@@ -47,7 +47,7 @@ describe("code outline", () => {
     expect(r.output).toContain("  root: string;");
     expect(r.output).toContain("export function load(path: string, options: Options): string {");
     expect(r.output).toContain("  get(key: string): number | undefined {");
-    expect(r.output).toContain("  [caveman: 5 lines elided (lines 9-13)]");
+    expect(r.output).toContain("  [caveman: lines 9-13 elided]");
     expect(narrow(input, "lines:9-13").output).toBe(input.split("\n").slice(8, 13).join("\n"));
     expect(fabricatedLines(input, r.output)).toEqual([]);
   });
@@ -72,5 +72,26 @@ describe("code outline", () => {
     const kept = r.output.split("\n").filter((l) => !l.trimStart().startsWith("[caveman:"));
     expect(kept.every((l) => /^ *\d+(\t|→)/.test(l) || l === "")).toBe(true);
     expect(fabricatedLines(item.content, r.output)).toEqual([]);
+  });
+
+  it("outlines Rust holding raw strings with quotes and braces in them", () => {
+    const fns = Array.from({ length: 12 }, (_, i) =>
+      [
+        `pub fn render_${i}(x: u32) -> String {`,
+        "    let mut out = String::new();",
+        `    let tpl = r#"{"id": "${i}", "open": "{"}"#;`,
+        '    let more = br"}}{";',
+        '    let multi = r##"line one "#',
+        '    still } inside"##;',
+        '    format!("{}{}", tpl, x)',
+        "}",
+        "",
+      ].join("\n"),
+    ).join("\n");
+    const r = compress(`use std::fmt;\n\n${fns}`, { hint: "code" });
+    expect(r.kind).toBe("code");
+    expect(r.reason).toBeUndefined();
+    expect(r.output).toContain("pub fn render_11(x: u32) -> String {");
+    expect(r.output).not.toContain("still } inside");
   });
 });

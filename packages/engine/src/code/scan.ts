@@ -1,3 +1,4 @@
+import { tick } from "../work.js";
 // A string- and comment-aware bracket scanner for C-family languages (JS/TS, Java, Go, Rust,
 // C/C++, C#, CSS). It pairs every {}, [] and () outside strings, comments, template literals and
 // (for JS) regex literals, and reports the brace pairs by line. Any mismatch returns undefined:
@@ -37,15 +38,42 @@ export function scanBraces(lines: readonly string[], language: string | undefine
   const hashComments = language === "shell";
   const pairs: BracePair[] = [];
   const stack: Array<{ ch: string; line: number; template?: boolean }> = [];
-  let mode: "code" | "block" | "string" | "template" = "code";
+  let mode: "code" | "block" | "string" | "template" | "raw" = "code";
   let quote = "";
+  // Rust raw strings (`r"..."`, `r#"..."#`, `br##"..."##`) end only at a quote followed by as
+  // many `#` as opened them, and may hold quotes, braces and newlines.
+  let rawEnd = "";
+  const rust = language === "rust";
   // "{" entries on the stack, kept as a count: filtering the stack at every "}" was quadratic in depth.
   let braces = 0;
   for (let ln = 0; ln < lines.length; ln++) {
     const line = lines[ln]!;
+    tick(line.length + 1);
     let regexAttempts = 0;
     for (let i = 0; i < line.length; i++) {
       const c = line[i]!;
+      if (mode === "raw") {
+        if (c === '"' && line.startsWith(rawEnd, i)) {
+          mode = "code";
+          i += rawEnd.length - 1;
+        }
+        continue;
+      }
+      if (
+        rust &&
+        c === "r" &&
+        (i === 0 ||
+          !/\w/.test(line[i - 1]!) ||
+          (line[i - 1] === "b" && (i === 1 || !/\w/.test(line[i - 2]!))))
+      ) {
+        const open = /^r(#*)"/.exec(line.slice(i, i + 260));
+        if (open) {
+          mode = "raw";
+          rawEnd = `"${open[1]}`;
+          i += open[0].length - 1;
+          continue;
+        }
+      }
       if (mode === "block") {
         if (c === "*" && line[i + 1] === "/") {
           mode = "code";

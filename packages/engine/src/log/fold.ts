@@ -1,16 +1,21 @@
-// The log compressor. Keeps the first and last lines, every error and warning line with its
-// continuation (stack traces whole), the first occurrence of each line template, and lines that
-// match the query; every other line repeats a kept template and is folded into a marker stating
-// how many lines of which template it replaced and the time span they cover.
+// The log compressor. Keeps the first lines and the last one, the first occurrence of each line
+// template (so every folded line has a verbatim instance on show), the first line of every
+// error and warning template with its continuation (stack traces whole), and lines that match
+// the query; every other line repeats a kept template and is folded into a marker stating, per
+// level as written in the lines and per template, how many lines it replaced. Error and warning
+// groups are always named in a marker, never lumped into "others". No time spans: stamps come in
+// too many styles to compute a span that is certainly right, and the kept lines around a marker
+// carry their own.
 import { queryTerms } from "../json/select.js";
-import { countList, droppedCount, renderKept } from "../lines.js";
+import { droppedCount, renderKept } from "../lines.js";
 import type { Candidate, KindContext, PassReason } from "../types.js";
-import { isContinuation, severity, templateOf, timestampOf } from "./template.js";
+import { tick } from "../work.js";
+import { isContinuation, levelOf, severity, templateOf } from "./template.js";
 
 const HEAD = 3;
-const TAIL = 3;
-/** Repeated error lines of one template kept verbatim before the rest fold. */
-const ERRORS_PER_TEMPLATE = 5;
+const TAIL = 1;
+/** Non-error groups a marker names before the rest are counted as "others". */
+const NAMED_GROUPS = 2;
 
 /** Rare templates sharing a shape (first plain word, word count) fold when the shape repeats this often. */
 const SHAPE_MIN = 8;
@@ -37,8 +42,14 @@ function shapeOf(template: string): string {
  * The key each line folds under: its template when the template repeats SHAPE_MIN times;
  * otherwise its shape (e.g. "Setting up <pkg> ..." lines) when that does.
  */
-function foldKeys(lines: readonly string[]): { key: Int32Array; shaped: Uint8Array; keys: number } {
+function foldKeys(lines: readonly string[]): {
+  key: Int32Array;
+  tid: Int32Array;
+  shaped: Uint8Array;
+  keys: number;
+} {
   const n = lines.length;
+  tick(n);
   // Templates become small integer ids once, so the per-line work below is array indexing.
   const ids = new Map<string, number>();
   const templates: string[] = new Array(n);
@@ -80,82 +91,105 @@ function foldKeys(lines: readonly string[]): { key: Int32Array; shaped: Uint8Arr
       shaped[i] = 1;
     } else key[i] = tid[i]!;
   }
-  return { key, shaped, keys: counts.length + shapeCounts.length };
+  return { key, tid, shaped, keys: counts.length + shapeCounts.length };
 }
 
-/** Keep flags for log lines. Exported for the terminal and test compressors. */
-export function planLog(lines: readonly string[], ctx: KindContext): { keep: Uint8Array; rep: Int32Array } {
+/** Keep flags for log lines, and for each line the kept line whose template it repeats. */
+export function planLog(
+  lines: readonly string[],
+  ctx: KindContext,
+): { keep: Uint8Array; rep: Int32Array; sev: Uint8Array } {
   const n = lines.length;
   const keep = new Uint8Array(n);
+  // Severity of each line, read once here and reused by the marker facts.
+  const sevOf = new Uint8Array(n);
   // rep[i] = index of the kept line whose template line i repeats; -2 - index when only its shape does
   const rep = new Int32Array(n).fill(-1);
   const terms = queryTerms(ctx.query);
-  const { key, shaped, keys } = foldKeys(lines);
+  const { key, tid, shaped, keys } = foldKeys(lines);
   const first = new Int32Array(keys).fill(-1);
-  const errorsSeen = new Int32Array(keys);
+  // Error and warning lines are judged by their own template, never by a shared shape: each
+  // distinct error or warning template keeps its first line verbatim.
+  const firstSevere = new Int32Array(keys).fill(-1);
+  // The tail is counted from the last line with text: a final newline leaves an empty last line.
+  let end = n;
+  while (end > 0 && lines[end - 1]!.trim() === "") end--;
   let inTrace = false;
   for (let i = 0; i < n; i++) {
     const line = lines[i]!;
-    if (i < HEAD || i >= n - TAIL) keep[i] = 1;
+    if (i < HEAD || i >= end - TAIL) keep[i] = 1;
     if (inTrace && isContinuation(line)) {
       keep[i] = 1;
       continue;
     }
     inTrace = false;
-    const k = key[i]!;
+    const sev = severity(line);
+    sevOf[i] = sev;
+    const k = sev > 0 ? tid[i]! : key[i]!;
     const firstAt = first[k]!;
     if (firstAt < 0) {
       first[k] = i;
       keep[i] = 1;
-    } else rep[i] = shaped[i] ? -2 - firstAt : firstAt;
-    const sev = severity(line);
-    if (sev > 0) {
-      const seen = errorsSeen[k]!;
-      errorsSeen[k] = seen + 1;
-      if (seen < ERRORS_PER_TEMPLATE) keep[i] = 1;
-      if (sev === 2 && keep[i]) inTrace = true;
+    } else rep[i] = shaped[i] && sev === 0 ? -2 - firstAt : firstAt;
+    if (sev > 0 && firstSevere[k]! < 0) {
+      firstSevere[k] = i;
+      keep[i] = 1;
+      if (sev === 2) inTrace = true;
     }
     if (terms.length > 0) {
       const lower = line.toLowerCase();
       if (terms.every((t) => lower.includes(t))) keep[i] = 1;
     }
   }
-  return { keep, rep };
+  return { keep, rep, sev: sevOf };
 }
 
-/** `t1` without the date part it shares with `t0` ("2026-11-02T09:00:15Z" -> "09:00:15Z"). */
-function sameDay(t0: string, t1: string): string {
-  const m = /^(\d{4}-\d\d-\d\d[T ])/.exec(t1);
-  return m && t0.startsWith(m[1]!) ? t1.slice(m[1]!.length) : t1;
-}
-
-/** Marker facts for a folded run: which kept line each folded line repeats, and its time span. */
-export function foldFacts(lines: readonly string[], rep: Int32Array) {
+/**
+ * Marker facts for a folded run: per (level, kept line it repeats) group, how many lines, e.g.
+ * `WARN x12 like line 40, INFO x300 like line 4, DEBUG x80 like line 2, 3 others x9`. The level
+ * is the word the lines themselves write; groups of error or warning lines are always named.
+ */
+export function foldFacts(lines: readonly string[], rep: Int32Array, sev: Uint8Array) {
   return (from: number, to: number): string[] => {
-    const like = new Map<string, number>();
+    // level -> (reference -> count); a reference is the kept line the folded line repeats.
+    const groups = new Map<string, { severe: boolean; refs: Map<string, number>; count: number }>();
     for (let i = from; i <= to; i++) {
       const r = rep[i]!;
-      const key = r >= 0 ? `like line ${r + 1}` : r <= -2 ? `shaped like line ${-r - 1}` : "other";
-      like.set(key, (like.get(key) ?? 0) + 1);
+      const level = levelOf(lines[i]!);
+      const ref = r >= 0 ? `${r + 1}` : r <= -2 ? `shaped ${-r - 1}` : "other";
+      let g = groups.get(level);
+      if (!g) {
+        g = { severe: false, refs: new Map(), count: 0 };
+        groups.set(level, g);
+      }
+      g.severe ||= sev[i]! > 0;
+      g.count++;
+      g.refs.set(ref, (g.refs.get(ref) ?? 0) + 1);
     }
-    // The run is in order: its first and last timestamps are its time span.
-    let t0: string | undefined;
-    let t1: string | undefined;
-    for (let i = from; i <= to && !t0; i++) t0 = timestampOf(lines[i]!);
-    for (let i = to; i >= from && !t1; i--) t1 = timestampOf(lines[i]!);
-    const facts = [countList(like)];
-    if (t0 && t1) facts.push(t0 === t1 ? `at ${t0}` : `${t0}..${sameDay(t0, t1)}`);
-    return facts;
+    const sorted = [...groups].sort(
+      ([a, x], [b, y]) => Number(y.severe) - Number(x.severe) || y.count - x.count || (a < b ? -1 : 1),
+    );
+    const parts: string[] = [];
+    for (const [level, g] of sorted) {
+      const refs = [...g.refs].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+      // Warning and error groups name every line they repeat; others their top NAMED_GROUPS.
+      const named = g.severe ? refs : refs.slice(0, NAMED_GROUPS);
+      const rest = refs.slice(named.length);
+      const list = named.map(([ref, c]) => `${ref} x${c}`);
+      if (rest.length > 0) list.push(`${rest.length} more x${rest.reduce((n, [, c]) => n + c, 0)}`);
+      parts.push(`${level ? `${level} ` : ""}like line ${list.join(", ")}`);
+    }
+    return [parts.join("; ")];
   };
 }
 
 /** Compresses log text, or says why it cannot. */
 export function compressLog(text: string, ctx: KindContext): Candidate | PassReason {
   const lines = text.split("\n");
-  const { keep, rep } = planLog(lines, ctx);
+  const { keep, rep, sev } = planLog(lines, ctx);
   if (droppedCount(keep, lines.length) === 0) return "document";
   const output = renderKept(lines, keep, {
-    facts: foldFacts(lines, rep),
+    facts: foldFacts(lines, rep, sev),
     ...(ctx.handle ? { handle: ctx.handle } : {}),
   });
   return { output, lossless: false };

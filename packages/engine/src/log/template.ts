@@ -1,6 +1,6 @@
 // Line templates: a log line with its variable parts (timestamps, ids, addresses, numbers)
 // masked as "#", so that lines differing only in those parts fold together. Also the severity and
-// timestamp readers the log compressor uses for keep decisions and marker facts.
+// level readers the log compressor uses for keep decisions and marker facts.
 
 // Any run that contains a digit and otherwise only hex digits or . : _ - is variable: timestamps,
 // clock times, numbers, ids, hashes, addresses, versions. One cheap pass (this runs on every line).
@@ -8,9 +8,28 @@
 // from every letter of a long digit-free hex run ("abcdef" x5000), which is quadratic in the line.
 const VARIABLE = /(?<![0-9a-f])[0-9a-f]*\d[0-9a-f.:_-]*/gi;
 
+// A bracketed name without spaces (a thread, a request id: `[http-nio-8080-exec-4]`) varies like a
+// number does; level words in brackets (`[error]`) stay, they tell templates apart.
+const BRACKETED =
+  /\[(?!(?:error|warn|warning|notice|info|debug|crit|alert|emerg|trace|fatal)\])[^\]\s[]{1,60}\]/gi;
+
 /** The line with variable parts masked, so lines differing only in those parts share a template. */
 export function templateOf(line: string): string {
-  return line.replace(VARIABLE, "#");
+  return line.replace(VARIABLE, "#").replace(BRACKETED, "[#]");
+}
+
+const LEVEL_WORD =
+  /(?<![\w/.-])(TRACE|DEBUG|INFO|NOTICE|LOG|WARN|WARNING|ERROR|FATAL|CRITICAL|CRIT|SEVERE|EMERG|ALERT|Note|Warning|Error|notice|warn|error|info|debug)(?![\w/.-])/;
+// klog (`I1201 15:00:00.123456`) and logcat (`03-17 16:13:38.811  1702  2395 D Tag:`) write the
+// level as one letter in a fixed place.
+const KLOG_LEVEL = /^([IWEF])\d{4} \d\d:/;
+const LOGCAT_LEVEL = /^\d\d-\d\d \d\d:\d\d:\d\d\.\d+\s+\d+\s+\d+ ([VDIWEF]) /;
+
+/** The level a line writes, upper-cased ("" when it writes none); read from its first 120 characters. */
+export function levelOf(line: string): string {
+  const head = line.length > 120 ? line.slice(0, 120) : line;
+  const m = LEVEL_WORD.exec(head) ?? KLOG_LEVEL.exec(head) ?? LOGCAT_LEVEL.exec(head);
+  return m ? m[1]!.toUpperCase() : "";
 }
 
 const ERROR_WORD =
@@ -30,12 +49,4 @@ export function severity(line: string): 0 | 1 | 2 {
 /** True for a line that continues the previous record (stack frame, indented detail). */
 export function isContinuation(line: string): boolean {
   return CONTINUATION.test(line);
-}
-
-const TIMESTAMP =
-  /\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?|\d\d\/[A-Z][a-z]{2}\/\d{4}:\d\d:\d\d:\d\d|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d|\b\d\d:\d\d:\d\d(?:[.,]\d+)?\b/;
-
-/** The first timestamp written on the line, as written. */
-export function timestampOf(line: string): string | undefined {
-  return TIMESTAMP.exec(line)?.[0];
 }

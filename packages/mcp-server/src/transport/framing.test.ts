@@ -51,3 +51,44 @@ describe("LineFramer", () => {
     expect(f.push(big)).toHaveLength(1_000_000);
   });
 });
+
+describe("LineFramer memory and caps", () => {
+  it("holds a line dripped one byte at a time in at most twice its length", () => {
+    const f = new LineFramer(16 * 1024 * 1024);
+    const line = Buffer.from("z".repeat(300_000));
+    let worst = 0;
+    for (let i = 0; i < line.length; i++) {
+      expect(f.push(line.subarray(i, i + 1))).toEqual([]);
+      const held = f.heldBytes;
+      if (i + 1 >= 1024) worst = Math.max(worst, held / (i + 1));
+    }
+    expect(worst).toBeLessThanOrEqual(2);
+    const [frame] = f.push(Buffer.from("\n"));
+    expect(frame).toMatchObject({ kind: "line" });
+    expect((frame as { bytes: Buffer }).bytes.equals(line)).toBe(true);
+    expect(f.heldBytes).toBe(0);
+  });
+
+  it("does not keep a whole read buffer alive for the few bytes of a line it started", () => {
+    const f = new LineFramer(1024 * 1024);
+    const chunk = Buffer.alloc(64 * 1024, 0x61);
+    chunk[chunk.length - 11] = 0x0a;
+    f.push(chunk); // one 65,524-byte line, then the first 10 bytes of the next
+    expect(f.heldBytes).toBeLessThanOrEqual(1024);
+  });
+
+  it("does not count a CR before the newline toward the cap", () => {
+    const f = new LineFramer(10);
+    expect(lines(f.push(Buffer.from(`${"a".repeat(10)}\r\n`)))).toEqual([`${"a".repeat(10)}\r`]);
+    // Split so the CR arrives in its own chunk.
+    expect(f.push(Buffer.from("b".repeat(10)))).toEqual([]);
+    expect(lines([...f.push(Buffer.from("\r")), ...f.push(Buffer.from("\n"))])).toEqual([
+      `${"b".repeat(10)}\r`,
+    ]);
+    // One more byte that is not a CR is over the cap, whole or in pieces.
+    expect(lines(f.push(Buffer.from(`${"c".repeat(11)}\n`)))).toEqual(["<oversized 11>"]);
+    expect(lines([...f.push(Buffer.from("d".repeat(11))), ...f.push(Buffer.from("\n"))])).toEqual([
+      "<oversized 11>",
+    ]);
+  });
+});

@@ -15,6 +15,8 @@ export const INVALID_REQUEST = -32600;
 export const INTERNAL_ERROR = -32603;
 /** Server-defined JSON-RPC code for a line over the inbound cap; `data.code` is `cave_payload_too_large`. */
 export const PAYLOAD_TOO_LARGE = -32001;
+/** Server-defined JSON-RPC code for a request shed unrun while the client read no answers (`cave_overloaded`). */
+export const OVERLOADED = -32002;
 
 export type Decoded =
   | { kind: "skip" }

@@ -6,9 +6,21 @@
 // on the way in and restored on the way out, so duplicate or batched ids can never collide inside
 // the SDK. The transport never throws into the stream machinery and never writes anything to
 // stdout that is not one JSON-RPC message per line.
+// Bounded memory: a partial line costs at most about twice its size (framing.ts); answers queued
+// for a client that does not read are bounded (writer.ts); while output is blocked, complete
+// lines are held undispatched, and past HELD_LIMIT bytes of them stdin is paused (backpressure
+// for a client that reads, only slower). A paused stdin would hide EOF, so if output then makes
+// no progress for `stallMs` (default 3 s) reading resumes in shedding mode: requests are read but
+// not run, and answered `cave_overloaded` once output flows again (the first MAX_SHED ids; the
+// rest are counted on stderr). EOF is therefore always seen: with nothing held the server is
+// told input closed at once; otherwise held lines wait for output to move, and once output is
+// proven stalled (shedding, or `stallMs` after EOF) they are dropped (counted on stderr) and the
+// server is told input closed, so it drains (bounded by `flushTimeoutMs`) and exits.
+// A response from the client to no request of ours (a stray) is dropped and reported in one
+// short line, never handed to the SDK (which would log the whole message).
 import type { Readable, Writable } from "node:stream";
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { type Frame, LineFramer } from "./framing.js";
 import { type Batch, RequestLedger } from "./ledger.js";
 import {
@@ -17,6 +29,7 @@ import {
   errorResponse,
   INTERNAL_ERROR,
   INVALID_REQUEST,
+  OVERLOADED,
   PARSE_ERROR,
   PAYLOAD_TOO_LARGE,
   sniffId,
@@ -48,6 +61,21 @@ export interface StdioTransportOptions extends TransportHooks {
   maxInboundBytes?: number;
   /** How long `close()` waits for queued answers to reach a client that is not reading (default 2000 ms). */
   flushTimeoutMs?: number;
+  /** How long blocked output may make no progress before requests are shed, or after EOF dropped (default 3000 ms). */
+  stallMs?: number;
+  /** Answers queued beyond this many bytes count as blocked output (default 4 MiB). */
+  maxQueuedBytes?: number;
+}
+
+/** Bytes of complete lines held while output is blocked; past this, stdin is paused. */
+const HELD_LIMIT = 1024 * 1024;
+/** Shed requests whose ids are kept to answer `cave_overloaded` later. */
+const MAX_SHED = 1000;
+/** What one held line costs besides its bytes (its Buffer and frame objects), for the limit. */
+const HELD_OVERHEAD = 400;
+
+function heldCost(frame: Frame): number {
+  return (frame.kind === "line" ? frame.bytes.length : 0) + HELD_OVERHEAD;
 }
 
 export class HardenedStdioTransport implements Transport {
@@ -61,27 +89,39 @@ export class HardenedStdioTransport implements Transport {
   readonly #writer: LineWriter;
   readonly #ledger = new RequestLedger();
   readonly #flushTimeoutMs: number;
+  readonly #stallMs: number;
   #started = false;
   #intakeOpen = false;
   #closed = false;
+  /** Output is blocked: complete lines wait in #held instead of being dispatched. */
+  #blocked = false;
+  #held: Frame[] = [];
+  #heldBytes = 0;
+  #shed: RequestId[] = [];
+  #shedUncounted = 0;
+  /** Output made no progress for stallMs while stdin was paused: read on, run nothing. */
+  #shedding = false;
+  #paused = false;
+  #eof = false;
+  #stallTimer: NodeJS.Timeout | undefined;
+  /** Ids of requests this server sent to the client, whose responses are expected. */
+  readonly #outbound = new Set<string | number>();
 
   constructor(options: StdioTransportOptions) {
     this.#stdin = options.stdin;
     this.#hooks = options;
     this.#framer = new LineFramer(options.maxInboundBytes ?? DEFAULT_MAX_INBOUND_BYTES);
     this.#flushTimeoutMs = options.flushTimeoutMs ?? 2000;
+    this.#stallMs = options.stallMs ?? 3000;
     this.#writer = new LineWriter(
       options.stdout,
       (err) => {
         this.#hooks.onOutputClosed?.(err);
       },
-      // Flow control: while the client is not reading answers, stop reading its requests, so a
-      // flood from a client that never reads cannot grow our memory without bound.
-      (blocked) => {
-        if (!this.#intakeOpen) return;
-        if (blocked) this.#stdin.pause();
-        else this.#stdin.resume();
-      },
+      // Flow control: while the client is not reading answers, stop dispatching its requests, so
+      // a flood from a client that never reads cannot grow our memory without bound.
+      (blocked) => this.#onBlocked(blocked),
+      options.maxQueuedBytes,
     );
   }
 
@@ -106,6 +146,12 @@ export class HardenedStdioTransport implements Transport {
     this.#stdin.off("data", this.#onData);
     this.#stdin.off("end", this.#onEnd);
     this.#stdin.pause();
+    clearTimeout(this.#stallTimer);
+    this.#held = [];
+    this.#heldBytes = 0;
+    this.#shed = [];
+    this.#shedUncounted = 0;
+    this.#shedding = false;
   }
 
   /** Resolves once every received request has been answered, or after `timeoutMs`. */
@@ -117,6 +163,7 @@ export class HardenedStdioTransport implements Transport {
     if (this.#closed) return;
     const msg = message as Record<string, unknown>;
     if ("method" in msg) {
+      if (typeof msg.id === "string" || typeof msg.id === "number") this.#outbound.add(msg.id);
       await this.#writer.write(JSON.stringify(message));
       return;
     }
@@ -166,14 +213,130 @@ export class HardenedStdioTransport implements Transport {
 
   readonly #onData = (chunk: Buffer | string): void => {
     const buf = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
-    for (const frame of this.#framer.push(buf)) this.#handleFrame(frame);
+    this.#take(this.#framer.push(buf));
   };
 
   readonly #onEnd = (): void => {
-    for (const frame of this.#framer.end()) this.#handleFrame(frame);
+    this.#eof = true;
+    this.#take(this.#framer.end());
+    if (this.#held.length === 0 && this.#shed.length === 0) this.#finishInput();
+    else if (this.#shedding)
+      this.#giveUp(); // output already proven stalled
+    else this.#watchStall();
+  };
+
+  /** Dispatch frames; hold them while output is blocked (pausing stdin past HELD_LIMIT); shed them once output is stalled. */
+  #take(frames: Frame[]): void {
+    for (const frame of frames) {
+      if (!this.#blocked && this.#held.length === 0) {
+        this.#handleFrame(frame);
+      } else if (this.#shedding) {
+        this.#shedFrame(frame);
+      } else {
+        this.#held.push(frame);
+        this.#heldBytes += heldCost(frame);
+      }
+    }
+    if (this.#heldBytes > HELD_LIMIT && !this.#shedding && !this.#paused && this.#intakeOpen) {
+      this.#paused = true;
+      this.#stdin.pause();
+      this.#watchStall();
+    }
+  }
+
+  /** Read but not run: remember the request's id (if it has one) to answer cave_overloaded. */
+  #shedFrame(frame: Frame): void {
+    const id =
+      frame.kind === "line"
+        ? sniffId(frame.bytes.subarray(0, 512).toString("utf8"), frame.bytes.subarray(-512).toString("utf8"))
+        : sniffId(frame.head, frame.tail);
+    if (id === null) return;
+    if (this.#shed.length < MAX_SHED) this.#shed.push(id);
+    else this.#shedUncounted++;
+  }
+
+  #onBlocked(blocked: boolean): void {
+    if (!this.#intakeOpen) return;
+    this.#blocked = blocked;
+    if (blocked) {
+      if (this.#eof || this.#paused) this.#watchStall();
+      return;
+    }
+    clearTimeout(this.#stallTimer);
+    this.#stallTimer = undefined;
+    this.#shedding = false;
+    // Dispatch held lines in order until output blocks again, then answer what was shed.
+    while (this.#held.length > 0 && !this.#blocked && this.#intakeOpen) {
+      const frame = this.#held.shift()!;
+      this.#heldBytes -= heldCost(frame);
+      this.#handleFrame(frame);
+    }
+    while (this.#held.length === 0 && this.#shed.length > 0 && !this.#blocked && this.#intakeOpen) {
+      const id = this.#shed.shift()!;
+      void this.#emit(
+        errorResponse(
+          id,
+          OVERLOADED,
+          "cave_overloaded: this request was not run: it arrived while the client had read no answers for a while and over 1 MiB of requests were waiting; send it again",
+          { code: "cave_overloaded" },
+        ),
+      );
+    }
+    if (this.#shed.length === 0 && this.#shedUncounted > 0) {
+      this.onerror?.(new Error(`${this.#shedUncounted} more shed request(s) could not be answered`));
+      this.#shedUncounted = 0;
+    }
+    if (!this.#intakeOpen) return;
+    if (this.#eof && this.#held.length === 0 && this.#shed.length === 0) {
+      this.#finishInput();
+      return;
+    }
+    if (this.#paused && this.#heldBytes <= HELD_LIMIT / 2) {
+      this.#paused = false;
+      this.#stdin.resume();
+    }
+  }
+
+  /**
+   * Output is blocked with input waiting (stdin paused, or EOF seen): if it makes no progress for
+   * `stallMs`, stop waiting — after EOF give up on what is held, else read on and shed.
+   */
+  #watchStall(): void {
+    clearTimeout(this.#stallTimer);
+    this.#stallTimer = setTimeout(() => {
+      if (!this.#intakeOpen) return;
+      if (this.#eof) {
+        this.#giveUp();
+        return;
+      }
+      this.onerror?.(
+        new Error(
+          `the client has read no answers for ${this.#stallMs} ms while over 1 MiB of requests wait; further requests are answered cave_overloaded without being run`,
+        ),
+      );
+      this.#shedding = true;
+      this.#paused = false;
+      this.#stdin.resume();
+    }, this.#stallMs);
+    this.#stallTimer.unref?.();
+  }
+
+  /** EOF and output stalled: drop what is held or shed (counted) and close the input. */
+  #giveUp(): void {
+    const dropped = this.#held.length + this.#shed.length + this.#shedUncounted;
+    this.onerror?.(
+      new Error(
+        `stdin ended while the client read no answers; ${dropped} received request(s) were neither run nor answered`,
+      ),
+    );
+    this.#finishInput();
+  }
+
+  #finishInput(): void {
+    if (!this.#intakeOpen) return;
     this.stopIntake();
     this.#hooks.onInputClosed?.("eof");
-  };
+  }
 
   readonly #onInputError = (err: Error): void => {
     this.onerror?.(err);
@@ -282,6 +445,15 @@ export class HardenedStdioTransport implements Transport {
       }
       this.#deliver({ ...c.message, params: { ...params, requestId: target } } as JSONRPCMessage);
       return;
+    }
+    if (c.kind === "response") {
+      const id = (c.message as { id?: unknown }).id;
+      if ((typeof id !== "string" && typeof id !== "number") || !this.#outbound.delete(id)) {
+        // The SDK would log the whole message; a flood of them must cost one short line each.
+        const shown = JSON.stringify(id ?? null).slice(0, 40);
+        this.onerror?.(new Error(`ignored a response (id ${shown}) to no request of this server`));
+        return;
+      }
     }
     try {
       this.#deliver(c.message);

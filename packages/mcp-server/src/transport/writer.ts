@@ -3,8 +3,9 @@
 // buffer (each write passes a gate that the previous write opens when the stream accepted it);
 // a stream that errors or closes (EPIPE: the client hung up) turns every later write into a no-op
 // and is reported once through `onGone`, never as a thrown error or an unhandled 'error' event.
-// `onBlocked(true|false)` tells the owner when the stream stops and starts taking lines again, so
-// it can stop reading requests whose answers nobody is reading.
+// `onBlocked(true|false)` tells the owner when output stops and starts flowing again — the
+// stream waits for 'drain', or more than `maxQueuedBytes` of lines are queued and not yet taken
+// by the stream — so it can stop taking requests whose answers nobody is reading.
 import type { Writable } from "node:stream";
 
 export class LineWriter {
@@ -18,17 +19,29 @@ export class LineWriter {
   readonly #pending = new Set<() => void>();
 
   readonly #onBlocked: (blocked: boolean) => void;
+  readonly #maxQueuedBytes: number;
+  /** Characters of lines accepted by write() and not yet handed to the stream. */
+  #queued = 0;
+  #waitingDrain = false;
+  #blocked = false;
 
   constructor(
     stream: Writable,
     onGone: (err?: Error) => void,
     onBlocked: (blocked: boolean) => void = () => {},
+    maxQueuedBytes = 4 * 1024 * 1024,
   ) {
     this.#stream = stream;
     this.#onGone = onGone;
     this.#onBlocked = onBlocked;
+    this.#maxQueuedBytes = maxQueuedBytes;
     stream.on("error", (err: Error) => this.#markGone(err));
     stream.on("close", () => this.#markGone());
+  }
+
+  /** True while output is not flowing (see the contract); false once the stream is gone. */
+  get blocked(): boolean {
+    return this.#blocked;
   }
 
   /** True once the other end has gone away; writes are dropped from then on. */
@@ -42,7 +55,13 @@ export class LineWriter {
     const next = new Promise<void>((r) => {
       open = r;
     });
-    const done = this.#gate.then(() => this.#writeNow(`${line}\n`, open));
+    const data = `${line}\n`;
+    this.#queued += data.length;
+    this.#update();
+    const done = this.#gate.then(() => {
+      this.#queued -= data.length;
+      return this.#writeNow(data, open);
+    });
     this.#gate = next;
     this.#last = done;
     return done;
@@ -77,25 +96,36 @@ export class LineWriter {
         return;
       }
       if (ok || this.#gone) {
+        this.#update();
         openGate();
         return;
       }
       const wake = (): void => {
         this.#wakeDrain = undefined;
         this.#stream.off("drain", wake);
-        this.#onBlocked(false);
+        this.#waitingDrain = false;
+        this.#update();
         openGate();
       };
       this.#wakeDrain = wake;
       this.#stream.on("drain", wake);
-      this.#onBlocked(true);
+      this.#waitingDrain = true;
+      this.#update();
     });
+  }
+
+  #update(): void {
+    const blocked = !this.#gone && (this.#waitingDrain || this.#queued > this.#maxQueuedBytes);
+    if (blocked === this.#blocked) return;
+    this.#blocked = blocked;
+    this.#onBlocked(blocked);
   }
 
   #markGone(err?: Error): void {
     if (this.#gone) return;
     this.#gone = true;
     this.#wakeDrain?.();
+    this.#update();
     for (const resolve of [...this.#pending]) resolve();
     this.#onGone(err);
   }
