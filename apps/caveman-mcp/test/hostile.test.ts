@@ -45,6 +45,9 @@ const HOSTILE: Array<{ name: string; input: string }> = [
   },
 ];
 
+/** Seconds of engine work however fast the engine gets (it is linear at best), under the 16 MiB cap. */
+const LONG = "[".repeat(15_000_000);
+
 function budgetOf(input: string): number {
   return engineBudgetMs(DEADLINE_MS, input.length);
 }
@@ -129,7 +132,8 @@ describe("hostile inputs: the server keeps answering and every call ends within 
         expect((result as CallToolResult).content[0]).toEqual({ type: "text", text: input });
       }
       expect(elapsed).toBeLessThan(budgetOf(input) + SLACK_MS);
-      expect(answered).toBeGreaterThanOrEqual(2);
+      // The engine may well be fast on it now; while it ran for a while, the server answered.
+      if (elapsed > 1000) expect(answered).toBeGreaterThanOrEqual(2);
       expect(worstMs).toBeLessThan(PING_BOUND_MS);
     });
   }
@@ -137,13 +141,9 @@ describe("hostile inputs: the server keeps answering and every call ends within 
   it("a cancel stops the worker: the next heavy call is not queued behind it", async () => {
     const before = await engineStats(client);
     const abort = new AbortController();
-    const cancelled = client.callTool(
-      { name: "caveman_compress", arguments: { input: HOSTILE[0]!.input } },
-      undefined,
-      {
-        signal: abort.signal,
-      },
-    );
+    const cancelled = client.callTool({ name: "caveman_compress", arguments: { input: LONG } }, undefined, {
+      signal: abort.signal,
+    });
     cancelled.catch(() => {});
     // Wait until the job is really running in a worker, then cancel (the client sends notifications/cancelled).
     for (let i = 0; i < 100 && (await engineStats(client)).workers_busy === 0; i++)

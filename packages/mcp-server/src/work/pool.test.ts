@@ -30,8 +30,17 @@ function scriptWorker(body: string): URL {
   return pathToFileURL(file);
 }
 
-/** About a minute of engine work today (quadratic in its length); any budget here cuts it. */
-const SLOW = "[".repeat(250_000);
+/**
+ * A worker that never finishes a job whose input starts with "spin" and answers any other job with
+ * its input's length: deterministic slow work, whatever the engine's speed.
+ */
+function spinWorker(): URL {
+  return scriptWorker(
+    "if (m.job.input.startsWith('spin')) { for (;;) {} } parentPort.postMessage({ id: m.id, ok: true, answer: m.job.input.length });",
+  );
+}
+const SPIN = `spin${"x".repeat(5000)}`;
+const PLAIN = "y".repeat(5000);
 
 const log = Array.from(
   { length: 3000 },
@@ -47,8 +56,8 @@ describe("engineBudgetMs", () => {
   });
 });
 
-// Workers load the engine first (seconds on a loaded CI machine): generous test timeouts, and
-// budgets far from both sides — a slow input that takes a minute, an ordinary one that takes ms.
+// Workers load the engine first (seconds on a loaded CI machine): generous test timeouts. Slow
+// work comes from a worker of our own that spins, so no test depends on the engine's speed.
 describe("EnginePool", { timeout: 60_000 }, () => {
   it("gives in a worker the very answer the engine gives inline, without copying an unchanged input back", async () => {
     const engine = pool();
@@ -70,22 +79,22 @@ describe("EnginePool", { timeout: 60_000 }, () => {
   });
 
   it("stops a call past its budget, terminates the worker, and serves the next call from a fresh one", async () => {
-    const engine = pool({ timeoutMs: 3000 });
+    const engine = pool({ timeoutMs: 300, workerUrl: spinWorker() });
     const started = Date.now();
-    const slow = await engine.run({ op: "compress", input: SLOW, options: {} });
-    expect(slow).toMatchObject({ ok: false, why: "timeout", budgetMs: 3000 });
+    const slow = await engine.run({ op: "count", input: SPIN });
+    expect(slow).toMatchObject({ ok: false, why: "timeout", budgetMs: 300 });
     // Worker start-up is not charged to the call; the run itself is cut at the budget.
-    expect(Date.now() - started).toBeLessThan(3000 + 20_000);
+    expect(Date.now() - started).toBeLessThan(300 + 20_000);
     expect(engine.stats()).toMatchObject({ timeouts: 1, workers_stopped: 1, workers_live: 0 });
-    const next = await engine.run({ op: "compress", input: log, options: {} });
-    expect(next.ok).toBe(true);
+    const next = await engine.run({ op: "count", input: PLAIN });
+    expect(next).toEqual({ ok: true, value: PLAIN.length });
     expect(engine.stats().workers_started).toBe(2);
   });
 
   it("stops the worker when the caller aborts", async () => {
-    const engine = pool({ timeoutMs: 60_000 });
+    const engine = pool({ timeoutMs: 60_000, workerUrl: spinWorker() });
     const abort = new AbortController();
-    const running = engine.run({ op: "compress", input: SLOW, options: {} }, abort.signal);
+    const running = engine.run({ op: "count", input: SPIN }, abort.signal);
     // Abort once the job is really running in the worker (after start-up).
     while (engine.stats().workers_busy === 0) await sleep(20);
     abort.abort();
@@ -116,16 +125,16 @@ describe("EnginePool", { timeout: 60_000 }, () => {
   });
 
   it("bounds the wait behind a busy worker by the call's budget", async () => {
-    const engine = pool({ timeoutMs: 400 });
-    const first = engine.run({ op: "compress", input: "[".repeat(60_000), options: {} });
-    const second = engine.run({ op: "compress", input: "[".repeat(60_000), options: {} });
+    const engine = pool({ timeoutMs: 400, workerUrl: spinWorker() });
+    const first = engine.run({ op: "count", input: SPIN });
+    const second = engine.run({ op: "count", input: PLAIN });
     expect(await first).toMatchObject({ ok: false, why: "timeout" });
     expect(await second).toMatchObject({ ok: false, why: "timeout" });
   });
 
   it("answers calls in flight with a failure when closed", async () => {
-    const engine = pool({ timeoutMs: 60_000 });
-    const running = engine.run({ op: "compress", input: "[".repeat(60_000), options: {} });
+    const engine = pool({ timeoutMs: 60_000, workerUrl: spinWorker() });
+    const running = engine.run({ op: "count", input: SPIN });
     await sleep(50);
     await engine.close();
     expect(await running).toMatchObject({ ok: false, why: "failed" });
