@@ -6,6 +6,7 @@ import type { ChipStore } from "@caveman/chip-store";
 import type { Editor } from "@caveman/edit-ops";
 import type { ToolFamily, ToolSpec } from "../registry.js";
 import type { Session } from "../session.js";
+import { type Engine, inlineEngine } from "../work/pool.js";
 import { batchTool } from "./batch.js";
 import { compressTool, type StoreInfo, statsTool } from "./compression.js";
 import { editTools } from "./edit.js";
@@ -19,6 +20,8 @@ export interface CavemanToolsOptions {
   /** Needed by the compression family. */
   ccr?: AnyCcrStore;
   store?: StoreInfo;
+  /** Where the compression family runs the engine (default: inline, no deadline; the server passes an EnginePool). */
+  engine?: Engine;
   /** Needed by the edit family. */
   editor?: Editor;
   chips?: ChipStore;
@@ -33,10 +36,17 @@ export function createCavemanTools(options: CavemanToolsOptions): ToolSpec[] {
       ccr: options.ccr,
       session: options.session,
       store: options.store ?? { backend: "memory" as const },
+      engine: options.engine ?? inlineEngine(),
     };
     // The retrieve family is a subset of the compress family, so naming both registers each tool once.
     if (compressing)
-      tools.push(compressTool(deps), retrieveTool(deps), statsTool(deps), toonEncodeTool(), toonDecodeTool());
+      tools.push(
+        compressTool(deps),
+        retrieveTool(deps),
+        statsTool(deps),
+        toonEncodeTool(deps.engine),
+        toonDecodeTool(deps.engine),
+      );
     else tools.push(retrieveTool(deps));
   }
   if (options.families.includes("edit")) {
