@@ -51,14 +51,15 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("HardenedStdioTransport with a client that does not read", () => {
   it("sheds requests once output has stalled, and answers them cave_overloaded when it flows", async () => {
-    const { stdin, t, answers, release, notes } = rig(100);
+    // A stall of 1 s, so a loaded CI machine cannot pass it while the requests are still written.
+    const { stdin, t, answers, release, notes } = rig(1000);
     await t.start();
     stdin.write(ping(1));
     await sleep(10);
     for (let i = 2; i <= 5000; i++) stdin.write(ping(i));
     await sleep(20);
     expect(stdin.isPaused()).toBe(true);
-    await sleep(200); // past stallMs: reading resumes, the rest is shed
+    await sleep(1300); // past stallMs: reading resumes, the rest is shed
     expect(stdin.readableLength).toBe(0);
     expect(notes.some((n) => n.includes("cave_overloaded"))).toBe(true);
     release();
