@@ -55,6 +55,8 @@ function seed(ws: Workspace): Files {
     execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
       cwd: repo,
       encoding: "utf8",
+      // The expected diff must not depend on this machine's git config (the CLI's HOME is empty).
+      env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
     });
   git("init", "-q");
   const source = (f: number, changed: boolean) =>
@@ -75,9 +77,9 @@ function seed(ws: Workspace): Files {
   const json = `${JSON.stringify(records, null, 2)}\n`;
   writeFileSync(join(root, "data.json"), json);
 
+  mkdirSync(join(root, "src"));
   for (let f = 0; f < 30; f++) {
     const lines = Array.from({ length: 40 }, (_, i) => `  useHandler("route${f}_${i}", handle${i});`);
-    mkdirSync(join(root, "src"), { recursive: true });
     writeFileSync(join(root, "src", `mod${f}.ts`), `export function mod${f}() {\n${lines.join("\n")}\n}\n`);
   }
 
