@@ -208,10 +208,9 @@ function checkAll(
         .toBeLessThan(size / 3);
   };
   compressed("cat log", ["ERROR payment id=1700 failed: card_declined (upstream 402)"]);
-  // The engine folds the eleven later files' same-shaped change into "same change as line 9 x60"
-  // (it does so even when each file's new value differs): only the first file's +/- lines reach
-  // the model (packages/hooks' "keeps every +/- line of a git diff" expects every one and fails
-  // on this too).
+  // The engine folds a change repeated across files (numbers masked) into a "same change as line
+  // N" marker: of the twelve files, the first file's +/- lines reach the model; every file's name
+  // stays in view.
   compressed("git diff", ["diff --git a/m11.ts b/m11.ts", '+export const v0_100 = compute(100, "beta");']);
   const failure = [
     ">       assert refund(1999, 0.15) == 300",
