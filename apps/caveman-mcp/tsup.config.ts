@@ -8,7 +8,8 @@ const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), 
 // One ESM file with every workspace package inlined; better-sqlite3 stays external because its
 // native loader uses dynamic require, which an ESM bundle cannot serve.
 export default defineConfig({
-  entry: { cli: "src/cli.ts" },
+  // The engine worker is a second file: serve.ts starts it from `./engine-worker.js` beside cli.js.
+  entry: { cli: "src/cli.ts", "engine-worker": "src/engine-worker.ts" },
   format: ["esm"],
   platform: "node",
   target: "node20",

@@ -1,7 +1,8 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: ["src/index.ts"],
+  // The worker script is its own entry: a worker thread starts from a file, not from an import.
+  entry: { index: "src/index.ts", "engine-worker": "src/work/engine-worker.ts" },
   format: ["esm"],
   dts: true,
   clean: true,

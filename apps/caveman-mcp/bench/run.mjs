@@ -1,6 +1,9 @@
 // Bench of the built binary over real stdio: tools/list size in o200k tokens (per family and all),
 // tools/call round trip of caveman_compress for 1 KB and 1 MB inputs (p50/p99), and cold start
-// (spawn to the first tools/list answer). Figures go to bench/results/mcp-server.json.
+// (spawn to the first tools/list answer), and hostile inputs (time to result, worst ping during it,
+// peak RSS). With CAVEMAN_BENCH_BASELINE_CLI=<another build's dist/cli.js> (e.g. main's), cold start
+// and hostile inputs also run on that build, in the same run, as the "before" column.
+// Figures go to bench/results/mcp-server.json.
 import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,6 +13,7 @@ import { measure, printTable, summarize, writeResults } from "@caveman/bench";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { countTokens } from "gpt-tokenizer";
+import { HOSTILE_INPUTS, hostileRow, sizeMb } from "./hostile.mjs";
 
 const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const base = mkdtempSync(join(tmpdir(), "caveman-mcp-bench-"));
@@ -88,9 +92,10 @@ printTable(
 );
 
 // 3. cold start: spawn to the first tools/list answer, on raw stdio
-async function coldStart() {
+const BASELINE = process.env.CAVEMAN_BENCH_BASELINE_CLI;
+async function coldStart(cli) {
   const t0 = performance.now();
-  const child = spawn(process.execPath, [CLI], { env, stdio: ["pipe", "pipe", "ignore"] });
+  const child = spawn(process.execPath, [cli], { env, stdio: ["pipe", "pipe", "ignore"] });
   const init = {
     jsonrpc: "2.0",
     id: 1,
@@ -113,11 +118,51 @@ async function coldStart() {
   return ms;
 }
 const samples = [];
-for (let i = 0; i < 10; i++) samples.push(await coldStart());
+const baselineSamples = [];
+// Interleaved, so both builds see the same machine load.
+for (let i = 0; i < 10; i++) {
+  samples.push(await coldStart(CLI));
+  if (BASELINE) baselineSamples.push(await coldStart(BASELINE));
+}
 const cold = summarize(samples);
+const coldBefore = BASELINE ? summarize(baselineSamples) : undefined;
 printTable("cold start to first tools/list answer (ms)", [
-  { n: cold.n, p50: cold.p50Ms, p99: cold.p99Ms, mean: cold.meanMs },
+  ...(coldBefore
+    ? [
+        {
+          build: "baseline",
+          n: coldBefore.n,
+          p50: coldBefore.p50Ms,
+          p99: coldBefore.p99Ms,
+          mean: coldBefore.meanMs,
+        },
+      ]
+    : []),
+  { build: "this", n: cold.n, p50: cold.p50Ms, p99: cold.p99Ms, mean: cold.meanMs },
 ]);
+
+// 4. hostile inputs: the engine's slowest known inputs, with the default engine budget.
+const hostile = [];
+for (const { name, input: make } of HOSTILE_INPUTS) {
+  const input = make();
+  for (const [build, cli] of [...(BASELINE ? [["baseline", BASELINE]] : []), ["this", CLI]]) {
+    const row = await hostileRow({ cli, env: { ...env, CAVEMAN_MCP_EPHEMERAL: "1" }, input, capMs: 90_000 });
+    hostile.push({ input: name, MB: sizeMb(input), build, ...row });
+  }
+}
+printTable(
+  "hostile inputs to caveman_compress (result ms, worst ping and longest event-loop delay in ms during it, peak RSS MB)",
+  hostile.map((r) => ({
+    input: r.input,
+    MB: r.MB,
+    build: r.build,
+    result_ms: r.resultMs === null ? "-" : Math.round(r.resultMs),
+    worst_ping_ms: Math.round(r.worstPingMs),
+    loop_held_ms: Math.round(r.worstLoopMs),
+    outcome: r.outcome,
+    peak_rss_mb: r.peakRssMb ?? "-",
+  })),
+);
 
 writeResults("mcp-server", {
   toolsListTokens: tokens,
@@ -125,4 +170,8 @@ writeResults("mcp-server", {
     Object.entries(roundTrip).map(([k, t]) => [k, { n: t.n, p50: t.p50Ms, p99: t.p99Ms }]),
   ),
   coldStartMs: { n: cold.n, p50: cold.p50Ms, p99: cold.p99Ms },
+  ...(coldBefore
+    ? { coldStartBaselineMs: { n: coldBefore.n, p50: coldBefore.p50Ms, p99: coldBefore.p99Ms } }
+    : {}),
+  hostileInputs: hostile,
 });

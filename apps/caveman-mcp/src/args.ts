@@ -32,6 +32,7 @@ export interface Flags {
   chipTtl?: string;
   maxInboundBytes?: string;
   maxResultBytes?: string;
+  engineTimeoutMs?: string;
   ccrUrl?: string;
   ccrNamespace?: string;
 }
@@ -45,6 +46,7 @@ const VALUE_FLAGS = new Set([
   "--chip-ttl",
   "--max-inbound-bytes",
   "--max-result-bytes",
+  "--engine-timeout-ms",
   "--ccr-url",
   "--ccr-namespace",
   "--query",
@@ -94,6 +96,7 @@ export function parseArgs(argv: string[]): { command: Command; flags: Flags } {
   flags.chipTtl = values.get("--chip-ttl");
   flags.maxInboundBytes = values.get("--max-inbound-bytes");
   flags.maxResultBytes = values.get("--max-result-bytes");
+  flags.engineTimeoutMs = values.get("--engine-timeout-ms");
   flags.ccrUrl = values.get("--ccr-url");
   flags.ccrNamespace = values.get("--ccr-namespace");
   flags.ephemeral = bools.has("--ephemeral");

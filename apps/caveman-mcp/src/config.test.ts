@@ -48,6 +48,19 @@ describe("loadConfig", () => {
     });
   });
 
+  it("takes the engine budget from --engine-timeout-ms, then CAVEMAN_ENGINE_TIMEOUT_MS, else 4000 ms", () => {
+    expect(loadConfig({ ...base, argv: [], env: {} }).config.engineTimeoutMs).toBe(4000);
+    const env = { CAVEMAN_ENGINE_TIMEOUT_MS: "2500" };
+    expect(loadConfig({ ...base, argv: [], env }).config.engineTimeoutMs).toBe(2500);
+    expect(loadConfig({ ...base, argv: ["--engine-timeout-ms=900"], env }).config.engineTimeoutMs).toBe(900);
+    expect(() => loadConfig({ ...base, argv: ["--engine-timeout-ms", "0"], env: {} })).toThrow(
+      /--engine-timeout-ms \/ CAVEMAN_ENGINE_TIMEOUT_MS: "0" is not a positive whole number/,
+    );
+    expect(() => loadConfig({ ...base, argv: [], env: { CAVEMAN_ENGINE_TIMEOUT_MS: "700000" } })).toThrow(
+      /over the maximum of 600000/,
+    );
+  });
+
   it("reads roots from CAVEMAN_ROOTS as a path list and --root as a repeatable flag", () => {
     const a = mkdtempSync(join(home, "a-"));
     const b = mkdtempSync(join(home, "b-"));

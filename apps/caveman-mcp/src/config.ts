@@ -8,7 +8,7 @@ import { delimiter, isAbsolute, parse, resolve } from "node:path";
 import { isCcrStoreError, parseTeamUrl, resolveStoreLocation, type TeamUrl } from "@caveman/ccr-store";
 import { defaultChipDir } from "@caveman/chip-store";
 import { DEFAULT_HOOK_SETTINGS, type HookSettings, isHookError, parseHookSettings } from "@caveman/hooks";
-import type { ToolFamily } from "@caveman/mcp-server";
+import { DEFAULT_ENGINE_TIMEOUT_MS, type ToolFamily } from "@caveman/mcp-server";
 import { type Command, parseArgs } from "./args.js";
 import { ConfigError } from "./errors.js";
 
@@ -23,6 +23,8 @@ export interface Config {
   chipTtlMs: number | undefined;
   maxInboundBytes: number;
   maxResultBytes: number;
+  /** Engine budget per call for inputs up to 1 MiB (larger inputs get it per MiB, up to 8x). */
+  engineTimeoutMs: number;
   /** Absolute path of a prebuilt better_sqlite3.node (`CAVEMAN_SQLITE_BINDING`, set by the launcher). */
   sqliteBinding: string | undefined;
   /** The team store (`--ccr-url`), password included: show only `team.url.masked`. */
@@ -166,6 +168,12 @@ export function loadConfig(input: ConfigInput): { command: Command; config: Conf
     16 * MIB,
     "--max-result-bytes / CAVEMAN_MAX_RESULT_BYTES",
   );
+  const engineTimeoutMs = positiveInt(
+    pick("engineTimeoutMs", flags.engineTimeoutMs, "CAVEMAN_ENGINE_TIMEOUT_MS"),
+    DEFAULT_ENGINE_TIMEOUT_MS,
+    "--engine-timeout-ms / CAVEMAN_ENGINE_TIMEOUT_MS",
+    MAX_ENGINE_TIMEOUT_MS,
+  );
   const sqliteBinding = nativeBinding(pick("sqliteBinding", undefined, "CAVEMAN_SQLITE_BINDING"));
   const team = teamStore(
     pick("team", flags.ccrUrl, "CAVEMAN_CCR_URL"),
@@ -184,6 +192,7 @@ export function loadConfig(input: ConfigInput): { command: Command; config: Conf
       chipTtlMs,
       maxInboundBytes,
       maxResultBytes,
+      engineTimeoutMs,
       sqliteBinding,
       team,
       implicitRootRefusal,
@@ -358,6 +367,8 @@ function parseFamilies(raw: string, source: string): ToolFamily[] {
 
 /** Longest chip TTL: ten years, far inside the millisecond range the chip store accepts. */
 const MAX_TTL_S = 10 * 365 * 24 * 3600;
+/** Longest engine budget: ten minutes (times eight for the largest inputs). */
+const MAX_ENGINE_TIMEOUT_MS = 600_000;
 /** Largest size cap: a JS string (and so one JSON-RPC line) cannot be much longer anyway. */
 const MAX_BYTES = 1024 * MIB;
 

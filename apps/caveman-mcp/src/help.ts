@@ -37,6 +37,9 @@ Options (flag, then environment variable; flags win):
   --chip-ttl SECONDS       CAVEMAN_CHIP_TTL               chip lifetime (default: none)
   --max-inbound-bytes N    CAVEMAN_MAX_INBOUND_BYTES      longest request line (default 16MiB)
   --max-result-bytes N     CAVEMAN_MAX_RESULT_BYTES       largest tool result (default 16MiB)
+  --engine-timeout-ms N    CAVEMAN_ENGINE_TIMEOUT_MS      engine time per call up to 1 MiB of input,
+                                                          then per MiB, at most 8x (default 4000);
+                                                          past it compress returns the input unchanged
   --ccr-url URL            CAVEMAN_CCR_URL                team store, redis://[user:pass@]host[:port][/db]
                                                           or rediss:// (TLS); settings in the query:
                                                           ?namespace=N&idle=7d&max_age=30d&max_bytes=32MiB

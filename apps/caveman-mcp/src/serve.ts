@@ -3,7 +3,7 @@
 // client that hangs up all end in the same orderly stop — intake stops, in-flight work finishes
 // or is answered with a shutdown error, stores are flushed — and exit code 0. An exception that
 // escapes a request is logged and costs that request only; the process keeps serving.
-import { createCavemanTools, Session, startServer } from "@caveman/mcp-server";
+import { createCavemanTools, EnginePool, Session, startServer } from "@caveman/mcp-server";
 import { applyClientRoots, switchableEditor } from "./clientRoots.js";
 import type { Config } from "./config.js";
 import { stderrLogger } from "./logger.js";
@@ -31,12 +31,20 @@ export async function serve(config: Config): Promise<number> {
   // One session per process: on stdio the process is the connection, in both eras (see
   // docs/ARCHITECTURE.md, "Protocol eras").
   const session = new Session();
+  // Engine work runs in worker threads (started on first use) so a slow input never holds the
+  // event loop; the worker script ships beside this bundle (tsup's second entry).
+  const engine = new EnginePool({
+    timeoutMs: config.engineTimeoutMs,
+    workerUrl: new URL("./engine-worker.js", import.meta.url),
+    logger,
+  });
   const edit = config.families.includes("edit")
     ? switchableEditor(openEditor(config, stores.journalDir), stores.journalDir)
     : undefined;
   const tools = createCavemanTools({
     families: config.families,
     session,
+    engine,
     ccr: stores.originals,
     store: stores.store,
     chips: stores.chips,
@@ -77,6 +85,7 @@ export async function serve(config: Config): Promise<number> {
     `${VERSION} serving MCP on stdio; store ${where}${stores.team ? `; team ${describeTeam(stores.team)}` : ""}; chips ${config.chipDir}; roots ${config.roots.join(", ")}; ${tools.length} tools`,
   );
   await handle.closed;
+  await engine.close();
   stores.close();
   return 0;
 }

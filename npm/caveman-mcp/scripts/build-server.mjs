@@ -1,7 +1,8 @@
 // Lays out the server for the launcher and for this host's platform package:
 //   npm/platforms/<host target>/dist/cli.mjs                          the bundled server
+//   npm/platforms/<host target>/dist/engine-worker.js                 the engine's worker-thread script
 //   npm/platforms/<host target>/dist/node-v<ABI>/better_sqlite3.node  its prebuilt binding
-//   npm/caveman-mcp/dist/portable/cli.mjs (+ build.json)              the portable fallback copy
+//   npm/caveman-mcp/dist/portable/cli.mjs (+ engine-worker.js, build.json) the portable fallback copy
 // The server is apps/caveman-mcp's bundle re-bundled with better-sqlite3's JavaScript inlined,
 // so it needs no node_modules at all; the binding is loaded through better-sqlite3's
 // nativeBinding option from the path in CAVEMAN_SQLITE_BINDING. Only the host target can be
@@ -34,13 +35,18 @@ import {
 const launcherDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const appDir = resolve(launcherDir, "..", "..", "apps", "caveman-mcp");
 const appCli = join(appDir, "dist", "cli.js");
+// The server starts its engine workers from this file beside itself (`new URL(..., import.meta.url)`).
+// The app already bundles it whole (the engine, no native code), so it is copied as is.
+const WORKER_FILE = "engine-worker.js";
+const appWorker = join(appDir, "dist", WORKER_FILE);
 
 function fail(message) {
   process.stderr.write(`build-server: ${message}\n`);
   process.exit(1);
 }
 
-if (!existsSync(appCli)) fail(`${appCli} is missing: build @caveman/caveman-mcp-app first (turbo does).`);
+for (const file of [appCli, appWorker])
+  if (!existsSync(file)) fail(`${file} is missing: build @caveman/caveman-mcp-app first (turbo does).`);
 
 const host = gatherHost();
 const targets = targetsForHost(host.platform, host.arch, host.libc);
@@ -105,6 +111,7 @@ const platformDist = join(platformDir, "dist");
 const server = join(platformDir, SERVER_FILE);
 const platformBinding = join(platformDir, bindingFile(host.abi));
 rmSync(server, { force: true });
+rmSync(join(dirname(server), WORKER_FILE), { force: true });
 rmSync(dirname(platformBinding), { recursive: true, force: true });
 mkdirSync(platformDist, { recursive: true });
 await build({
@@ -120,6 +127,8 @@ await build({
   plugins: [bindingShim],
 });
 
+copyFileSync(appWorker, join(dirname(server), WORKER_FILE));
+
 mkdirSync(dirname(platformBinding), { recursive: true });
 copyFileSync(binding, platformBinding);
 copyFileSync(join(sqliteDir, "LICENSE"), join(platformDist, "better-sqlite3.LICENSE"));
@@ -127,6 +136,7 @@ copyFileSync(join(sqliteDir, "LICENSE"), join(platformDist, "better-sqlite3.LICE
 const portable = join(launcherDir, PORTABLE_SERVER_FILE);
 mkdirSync(dirname(portable), { recursive: true });
 copyFileSync(server, portable);
+copyFileSync(appWorker, join(dirname(portable), WORKER_FILE));
 copyFileSync(join(sqliteDir, "LICENSE"), join(dirname(portable), "better-sqlite3.LICENSE"));
 const appVersion = JSON.parse(readFileSync(join(appDir, "package.json"), "utf8")).version;
 const info = { server: appVersion, betterSqlite3: sqliteVersion, builtOn: target.id, abi: host.abi };
@@ -143,22 +153,30 @@ const initialize = {
   method: "initialize",
   params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "build", version: "1" } },
 };
+// A compress large enough to run in an engine worker proves the worker file was laid out too.
+const logLines = Array.from({ length: 2000 }, (_, i) => `2026-01-01T00:00:00Z INFO request ${i % 5} ok`);
+const compressCall = {
+  jsonrpc: "2.0",
+  id: 2,
+  method: "tools/call",
+  params: { name: "caveman_compress", arguments: { input: logLines.join("\n") } },
+};
 const session = spawnSync(
   process.execPath,
   [server, "--db", join(scratch, "ccr.db"), "--chip-dir", join(scratch, "chips"), "--root", scratch],
   {
-    input: `${JSON.stringify(initialize)}\n`,
+    input: `${JSON.stringify(initialize)}\n${JSON.stringify(compressCall)}\n`,
     encoding: "utf8",
     timeout: 30_000,
     env: { ...process.env, HOME: scratch, [BINDING_ENV]: "" },
   },
 );
-const answered = session.stdout
-  .split("\n")
-  .some((line) => line.includes('"id":1') && line.includes("serverInfo"));
-if (!answered || !existsSync(join(scratch, "ccr.db"))) {
+const lines = session.stdout.split("\n");
+const answered = lines.some((line) => line.includes('"id":1') && line.includes("serverInfo"));
+const compressed = lines.some((line) => line.includes('"id":2') && line.includes("retrieve ccr_"));
+if (!answered || !compressed || !existsSync(join(scratch, "ccr.db"))) {
   fail(
-    `the built server did not answer initialize on its SQLite store:\n${session.stdout}\n${session.stderr}`,
+    `the built server did not answer initialize and a compress (in an engine worker) on its SQLite store:\n${session.stdout}\n${session.stderr}`,
   );
 }
 rmSync(scratch, { recursive: true, force: true });

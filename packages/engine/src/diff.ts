@@ -10,6 +10,7 @@
 //   - bodies of lock, generated and vendored files, as `+added -removed`.
 // A line is context only when every parent column is blank: in a combined diff ` +` is a change.
 import { renderKept } from "./lines.js";
+import { plural } from "./markers.js";
 import type { Candidate, KindContext, PassReason } from "./types.js";
 import { tick } from "./work.js";
 
@@ -164,18 +165,27 @@ export function compressDiff(text: string, ctx: KindContext): Candidate | PassRe
   const total = new Map<string, number>();
   for (const b of blocks) total.set(b.sig, (total.get(b.sig) ?? 0) + 1);
   const firstAt = new Map<string, number>();
+  const firstText = new Map<string, string>();
   const shown = new Map<string, number>();
   const repeatHunks = new Map<number, boolean>();
+  const blockText = (b: { from: number; to: number }) => lines.slice(b.from, b.to + 1).join("\n");
   for (const b of blocks) {
-    if (!firstAt.has(b.sig)) firstAt.set(b.sig, b.from);
+    if (!firstAt.has(b.sig)) {
+      firstAt.set(b.sig, b.from);
+      firstText.set(b.sig, blockText(b));
+    }
     const seen = shown.get(b.sig) ?? 0;
     shown.set(b.sig, seen + 1);
     const repeat = (total.get(b.sig) ?? 0) > REPEAT_SHOWN && seen >= REPEAT_SHOWN;
-    if (repeat)
+    if (repeat) {
+      // Signatures mask numbers, so a repeat may differ from the first in its digits: the fact
+      // says so unless the lines are the same to the letter.
+      const exact = blockText(b) === firstText.get(b.sig);
       for (let i = b.from; i <= b.to; i++) {
         keep[i] = 0;
-        why[i] = `same change as line ${firstAt.get(b.sig)! + 1}`;
+        why[i] = `same change as line ${firstAt.get(b.sig)! + 1}${exact ? "" : " but for numbers"}`;
       }
+    }
     repeatHunks.set(b.hunk, (repeatHunks.get(b.hunk) ?? true) && repeat);
   }
   // A hunk whose every change is a repeat folds whole, header and context included.
@@ -189,7 +199,15 @@ export function compressDiff(text: string, ctx: KindContext): Candidate | PassRe
       j++
     ) {
       if (role[j] === "other" && lines[j] !== "---" && !lines[j]!.startsWith("\\")) break;
-      if (keep[j]) why[j] = role[j] === "ctx" ? "context" : why[j]!;
+      if (keep[j])
+        why[j] =
+          role[j] === "ctx"
+            ? "context"
+            : role[j] === "other"
+              ? lines[j]!.startsWith("\\")
+                ? "no newline at end"
+                : "---"
+              : why[j]!;
       keep[j] = 0;
     }
   }
@@ -232,7 +250,9 @@ export function compressDiff(text: string, ctx: KindContext): Candidate | PassRe
     for (let i = from; i <= to; i++) counts.set(why[i]!, (counts.get(why[i]!) ?? 0) + 1);
     const parts = [...counts].map(([w, c]) => (w.includes("generated") ? w : `${w} x${c}`));
     return [
-      parts.length > 4 ? `${parts.slice(0, 4).join(", ")}, ${parts.length - 4} more kinds` : parts.join(", "),
+      parts.length > 4
+        ? `${parts.slice(0, 4).join(", ")}, ${plural(parts.length - 4, "more kind")}`
+        : parts.join(", "),
     ];
   };
   return {

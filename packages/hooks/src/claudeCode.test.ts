@@ -65,10 +65,14 @@ describe("Claude Code PostToolUse: Bash", () => {
     expect(stdout).toContain("1 failed, 239 passed");
   });
 
-  it("keeps every +/- line of a git diff", () => {
+  it("keeps every file of a git diff in view, and says a folded change differs from the shown one in its numbers", () => {
     const diff = bigDiff();
     const stdout = updated(claudeCodePostToolUse(bashEvent("git diff", diff), ctx())).stdout as string;
-    for (let f = 0; f < 6; f++) expect(stdout).toContain(`+export const limit${f} = 20;`);
+    expect(stdout).toContain("+export const limit0 = 20;");
+    for (let f = 0; f < 6; f++) expect(stdout).toContain(`diff --git a/src/mod${f}.ts b/src/mod${f}.ts`);
+    // The other five files make the same edit with other digits: folded, and the marker says how
+    // they differ rather than calling them the same change.
+    expect(stdout).toMatch(/same change as line \d+ but for numbers/);
   });
 
   it("reads a persisted output from its confined path and drops persistedOutputPath", () => {

@@ -12,6 +12,8 @@ export type McpServerErrorCode =
   | "cave_unknown_handle"
   | "cave_handle_mismatch"
   | "cave_toon_invalid"
+  | "cave_engine_timeout"
+  | "cave_engine_failed"
   | "be_invalid_argument"
   | "be_chip_not_insertable";
 

@@ -32,3 +32,12 @@ export type { CavemanToolsOptions, StoreInfo } from "./tools/index.js";
 export { createCavemanTools } from "./tools/index.js";
 export type { StdioTransportOptions, TransportHooks } from "./transport/stdio.js";
 export { DEFAULT_MAX_INBOUND_BYTES, HardenedStdioTransport } from "./transport/stdio.js";
+export type { EngineJob } from "./work/jobs.js";
+export type { Engine, EngineFailure, EngineOutcome, EnginePoolOptions, EngineStats } from "./work/pool.js";
+export {
+  DEFAULT_ENGINE_TIMEOUT_MS,
+  EnginePool,
+  engineBudgetMs,
+  inlineEngine,
+  MAX_BUDGET_FACTOR,
+} from "./work/pool.js";

@@ -82,6 +82,7 @@ export async function runDoctor(
     chip_ttl_seconds: config.chipTtlMs === undefined ? null : config.chipTtlMs / 1000,
     max_inbound_bytes: config.maxInboundBytes,
     max_result_bytes: config.maxResultBytes,
+    engine_timeout_ms: config.engineTimeoutMs,
     // Never the password: the URL is shown masked.
     team: config.team
       ? {

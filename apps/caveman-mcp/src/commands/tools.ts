@@ -3,10 +3,10 @@
 // here retrieves in the server and the other way round. compress prints the text on stdout and
 // handle/ratio on stderr (or one JSON object with --json: text and figures); retrieve prints the
 // original byte-exact, its notes on stderr (--json: text and note). Exit 0 on success, 1 on a
-// tool error.
+// tool error. The engine runs under the server's deadline (`--engine-timeout-ms`).
 import { isUtf8 } from "node:buffer";
 import { readFileSync } from "node:fs";
-import { compressInput, createCavemanTools, Session, ToolRegistry } from "@caveman/mcp-server";
+import { compressInput, createCavemanTools, EnginePool, Session, ToolRegistry } from "@caveman/mcp-server";
 import type { Command } from "../args.js";
 import type { Config } from "../config.js";
 import { ConfigError } from "../errors.js";
@@ -40,11 +40,17 @@ export async function runToolCommand(
 ): Promise<number> {
   const logger = stderrLogger(io.stderr);
   const stores = openStores(config, logger);
+  // The server's engine set-up, deadline included: a slow input fails open here too.
+  const engine = new EnginePool({
+    timeoutMs: config.engineTimeoutMs,
+    workerUrl: new URL("./engine-worker.js", import.meta.url),
+    logger,
+  });
   try {
     const session = new Session();
     if (command.name === "compress") {
       const report = await compressInput(
-        { ccr: stores.originals, session, store: stores.store },
+        { ccr: stores.originals, session, store: stores.store, engine },
         {
           input: readInput(command.file),
           ...(command.hint ? { hint: command.hint } : {}),
@@ -71,6 +77,7 @@ export async function runToolCommand(
       session,
       ccr: stores.originals,
       store: stores.store,
+      engine,
     });
     const registry = new ToolRegistry({ tools, logger, maxResultBytes: config.maxResultBytes });
     const result = await registry.callTool(
@@ -96,6 +103,7 @@ export async function runToolCommand(
     for (const note of notes) io.stderr.write(`${note}\n`);
     return 0;
   } finally {
+    await engine.close();
     stores.close();
   }
 }

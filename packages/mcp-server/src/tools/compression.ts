@@ -3,15 +3,18 @@
 // byte-identical, with a note giving `ratio 0`, no recovery handle and the reason, never as an
 // error. Lossy output is returned only after the original is in the CCR store under the handle it
 // cites. Compress is a text tool (the output, then one note with kind, ratio, tokens and handle);
-// stats is a data tool (its figures are the payload).
+// stats is a data tool (its figures are the payload). The engine runs through `deps.engine`, under
+// a deadline: past it the input comes back unchanged with reason `timeout` and nothing is stored.
 import type { AnyCcrStore } from "@caveman/ccr-store";
 import { computeHandle } from "@caveman/ccr-store";
-import { compress, countTokens } from "@caveman/engine";
 import { z } from "zod";
 import type { TextOutcome } from "../contract.js";
 import { defineTool, type ToolSpec } from "../registry.js";
 import type { Session } from "../session.js";
 import { toWireError } from "../wire/errorMap.js";
+import { outputOf } from "../work/jobs.js";
+import type { Engine } from "../work/pool.js";
+import { countTokensWithin, roughTokens } from "../work/tokens.js";
 
 /** What the stats tool says about where originals are kept. */
 export interface StoreInfo {
@@ -26,6 +29,7 @@ export interface CompressionDeps {
   ccr: AnyCcrStore;
   session: Session;
   store: StoreInfo;
+  engine: Engine;
 }
 
 /** What one compress call did; the tool renders it as text, the CLI prints it its own way. */
@@ -41,6 +45,8 @@ export interface CompressReport {
   recovery_handle: string | null;
   /** Why the input passed through unchanged (set iff `recovery_handle` is null). */
   reason?: string;
+  /** Set when the token figures are a rough estimate (the engine gave no count in time). */
+  tokens_estimated?: true;
 }
 
 export interface CompressArgs {
@@ -49,38 +55,71 @@ export interface CompressArgs {
   query?: string | undefined;
 }
 
-function passThrough(input: string, kind: string, tokens: number, reason: string, session: Session) {
-  session.recordCompress(kind, tokens, tokens, reason);
-  return {
-    output: input,
-    kind,
-    ratio: 0,
-    tokens_in: tokens,
-    tokens_out: tokens,
-    lossless: true,
-    recovery_handle: null,
-    reason,
-  } satisfies CompressReport;
+interface PassThrough {
+  kind: string;
+  tokens: number;
+  reason: string;
+  estimated?: boolean;
+  /** Leave the session figures alone (a cancelled call: nobody sees its answer). */
+  unrecorded?: boolean;
 }
 
-/** Compress once, fail-open, storing the original first; records the call in the session. */
+function passThrough(input: string, session: Session, p: PassThrough): CompressReport {
+  if (!p.unrecorded) session.recordCompress(p.kind, p.tokens, p.tokens, p.reason);
+  return {
+    output: input,
+    kind: p.kind,
+    ratio: 0,
+    tokens_in: p.tokens,
+    tokens_out: p.tokens,
+    lossless: true,
+    recovery_handle: null,
+    reason: p.reason,
+    ...(p.estimated ? { tokens_estimated: true as const } : {}),
+  };
+}
+
+/**
+ * Compress once, fail-open, storing the original first; records the call in the session. The
+ * engine's work is bounded by its deadline: a timeout, a crashed worker or a cancel gives the
+ * input back unchanged, and nothing reaches the store unless a compressed output is returned.
+ */
 export async function compressInput(
   deps: CompressionDeps,
   { input, hint, query }: CompressArgs,
+  signal?: AbortSignal,
 ): Promise<CompressReport> {
   const handle = computeHandle(input);
   if (deps.session.isRetrievedOutput(handle)) {
-    return passThrough(input, "text", countTokens(input), "retrieved_output", deps.session);
+    const count = await countTokensWithin(deps.engine, input, signal);
+    return passThrough(input, deps.session, {
+      kind: "text",
+      tokens: count.tokens,
+      reason: "retrieved_output",
+      estimated: count.estimated,
+    });
   }
-  let result: ReturnType<typeof compress>;
-  try {
-    result = compress(input, { hint, query, handle });
-  } catch {
-    // The engine promises never to throw; if it does, the input still goes back untouched.
-    return passThrough(input, "text", countTokens(input), "internal_error", deps.session);
+  const outcome = await deps.engine.run({ op: "compress", input, options: { hint, query, handle } }, signal);
+  if (!outcome.ok) {
+    // The engine promises never to throw; if it does, dies, or runs out of time, the input still
+    // goes back untouched. The token figure is then a rough size estimate, and says so.
+    return passThrough(input, deps.session, {
+      kind: "text",
+      tokens: roughTokens(input),
+      reason:
+        outcome.why === "timeout" ? "timeout" : outcome.why === "cancelled" ? "cancelled" : "internal_error",
+      estimated: true,
+      unrecorded: outcome.why === "cancelled",
+    });
   }
-  if (result.reason !== undefined || result.output === input) {
-    return passThrough(input, result.kind, result.tokensIn, result.reason ?? "not_smaller", deps.session);
+  const result = outcome.value;
+  const output = outputOf(result, input);
+  if (result.reason !== undefined || output === input) {
+    return passThrough(input, deps.session, {
+      kind: result.kind,
+      tokens: result.tokensIn,
+      reason: result.reason ?? "not_smaller",
+    });
   }
   try {
     await deps.ccr.put(input, {
@@ -91,11 +130,15 @@ export async function compressInput(
     });
   } catch (err) {
     const code = toWireError(err)?.code ?? "cave_store_failed";
-    return passThrough(input, result.kind, result.tokensIn, `store_refused:${code}`, deps.session);
+    return passThrough(input, deps.session, {
+      kind: result.kind,
+      tokens: result.tokensIn,
+      reason: `store_refused:${code}`,
+    });
   }
   deps.session.recordCompress(result.kind, result.tokensIn, result.tokensOut);
   return {
-    output: result.output,
+    output,
     kind: result.kind,
     ratio: result.ratio,
     tokens_in: result.tokensIn,
@@ -108,7 +151,7 @@ export async function compressInput(
 /** The one-line note after the output: every figure of the report, in marker form. */
 export function compressNote(r: CompressReport): string {
   return r.recovery_handle === null
-    ? `[caveman: not compressed (${r.reason}); ${r.kind}; ratio 0; ${r.tokens_in} tokens; no recovery handle]`
+    ? `[caveman: not compressed (${r.reason}); ${r.kind}; ratio 0; ${r.tokens_estimated ? "about " : ""}${r.tokens_in} tokens; no recovery handle]`
     : `[caveman: ${r.kind}; ratio ${r.ratio}; ${r.tokens_in} -> ${r.tokens_out} tokens; ${r.lossless ? "lossless" : "lossy"}; retrieve ${r.recovery_handle}]`;
 }
 
@@ -124,8 +167,8 @@ export function compressTool(deps: CompressionDeps): ToolSpec {
       query: z.string().max(2000).optional().describe("what you look for; matches are kept"),
     }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
-    run: async (args): Promise<TextOutcome> => {
-      const report = await compressInput(deps, args);
+    run: async (args, ctx): Promise<TextOutcome> => {
+      const report = await compressInput(deps, args, ctx.signal);
       return { text: report.output, notes: [compressNote(report)] };
     },
   });
@@ -157,7 +200,7 @@ export function statsTool(deps: CompressionDeps): ToolSpec {
       } catch (err) {
         store.error = toWireError(err)?.code ?? "cave_store_failed";
       }
-      return { data: { ...stats, store } };
+      return { data: { ...stats, store, engine: deps.engine.stats() } };
     },
   });
 }

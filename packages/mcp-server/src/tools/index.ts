@@ -1,4 +1,4 @@
-// The twelve tools, by family (`retrieve` is `caveman_retrieve` alone). Contract: `createCavemanTools` returns only the tools of the
+// The thirteen tools, by family (`retrieve` is `caveman_retrieve` alone). Contract: `createCavemanTools` returns only the tools of the
 // requested families whose dependencies were given — a family is never half-registered and no
 // tool is ever a stub.
 import type { AnyCcrStore } from "@caveman/ccr-store";
@@ -6,6 +6,8 @@ import type { ChipStore } from "@caveman/chip-store";
 import type { Editor } from "@caveman/edit-ops";
 import type { ToolFamily, ToolSpec } from "../registry.js";
 import type { Session } from "../session.js";
+import { type Engine, inlineEngine } from "../work/pool.js";
+import { batchTool } from "./batch.js";
 import { compressTool, type StoreInfo, statsTool } from "./compression.js";
 import { editTools } from "./edit.js";
 import { insertChipTool } from "./insertChip.js";
@@ -18,6 +20,8 @@ export interface CavemanToolsOptions {
   /** Needed by the compression family. */
   ccr?: AnyCcrStore;
   store?: StoreInfo;
+  /** Where the compression family runs the engine (default: inline, no deadline; the server passes an EnginePool). */
+  engine?: Engine;
   /** Needed by the edit family. */
   editor?: Editor;
   chips?: ChipStore;
@@ -32,16 +36,23 @@ export function createCavemanTools(options: CavemanToolsOptions): ToolSpec[] {
       ccr: options.ccr,
       session: options.session,
       store: options.store ?? { backend: "memory" as const },
+      engine: options.engine ?? inlineEngine(),
     };
     // The retrieve family is a subset of the compress family, so naming both registers each tool once.
     if (compressing)
-      tools.push(compressTool(deps), retrieveTool(deps), statsTool(deps), toonEncodeTool(), toonDecodeTool());
+      tools.push(
+        compressTool(deps),
+        retrieveTool(deps),
+        statsTool(deps),
+        toonEncodeTool(deps.engine),
+        toonDecodeTool(deps.engine),
+      );
     else tools.push(retrieveTool(deps));
   }
   if (options.families.includes("edit")) {
     if (!options.editor || !options.chips) throw new TypeError("the edit family needs `editor` and `chips`");
     const deps = { editor: options.editor, chips: options.chips };
-    tools.push(...editTools(deps), insertChipTool(deps));
+    tools.push(...editTools(deps), batchTool(deps), insertChipTool(deps));
   }
   return tools;
 }

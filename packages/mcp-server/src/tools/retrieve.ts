@@ -7,18 +7,23 @@
 // with a pointer and, after the distinct-query limit, returns the full original once and says so.
 // Exempt from the result size cap. A text tool: the original or view is the first block,
 // byte-exact, and any note follows in its own block, so an original goes over the wire once.
+// Narrowing runs through `deps.engine` under a deadline; past it, or if the engine fails, the full
+// original comes back with a note saying so — never less than was asked for, never a guess.
 import type { AnyCcrStore } from "@caveman/ccr-store";
 import { computeHandle, originalText, parseHandle } from "@caveman/ccr-store";
-import { countTokens, narrow } from "@caveman/engine";
 import { z } from "zod";
 import type { TextOutcome } from "../contract.js";
 import { McpServerError } from "../errors.js";
 import { defineTool, type ToolSpec } from "../registry.js";
 import { DISTINCT_RETRIEVE_LIMIT, type Session } from "../session.js";
+import { outputOf } from "../work/jobs.js";
+import type { Engine } from "../work/pool.js";
+import { countTokensWithin } from "../work/tokens.js";
 
 export interface RetrieveDeps {
   ccr: AnyCcrStore;
   session: Session;
+  engine: Engine;
 }
 
 async function load(
@@ -66,7 +71,7 @@ export function retrieveTool(deps: RetrieveDeps): ToolSpec {
       query: z.string().max(2000).optional(),
     }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
-    run: async ({ recovery_handle, query }): Promise<TextOutcome> => {
+    run: async ({ recovery_handle, query }, ctx): Promise<TextOutcome> => {
       const { handle, text, kind } = await load(deps.ccr, recovery_handle);
       const q = (query ?? "").trim();
       const plan = deps.session.planRetrieve(handle, q);
@@ -78,15 +83,26 @@ export function retrieveTool(deps: RetrieveDeps): ToolSpec {
       let output = text;
       let full = true;
       let note: string | undefined;
+      let tokens: number | undefined;
       if (plan.kind === "full" && plan.forced) {
         note = `[caveman: more than ${DISTINCT_RETRIEVE_LIMIT} distinct queries on ${handle}; returning the full original]`;
       } else if (plan.kind === "narrow") {
-        const view = narrow(text, q, { hint: kind ?? undefined });
-        output = view.output;
-        full = view.full;
-        if (view.note) note = `[caveman: ${view.note}]`;
+        const job = { op: "narrow" as const, input: text, query: q, ...(kind ? { hint: kind } : {}) };
+        const outcome = await deps.engine.run(job, ctx.signal);
+        if (outcome.ok) {
+          output = outputOf(outcome.value, text);
+          full = outcome.value.full;
+          tokens = outcome.value.tokens;
+          if (outcome.value.note) note = `[caveman: ${outcome.value.note}]`;
+        } else {
+          note =
+            outcome.why === "timeout"
+              ? `[caveman: narrowing by this query took longer than ${outcome.budgetMs} ms; returning the full original]`
+              : `[caveman: narrowing by this query failed (${outcome.message}); returning the full original]`;
+        }
       }
-      deps.session.recordRetrieve(handle, q, full, countTokens(output), computeHandle(output));
+      tokens ??= (await countTokensWithin(deps.engine, output, ctx.signal)).tokens;
+      deps.session.recordRetrieve(handle, q, full, tokens, computeHandle(output));
       return { text: output, notes: note ? [note] : [], uncapped: true };
     },
   });
