@@ -80,6 +80,12 @@ export interface RunOptions {
   ws: Workspace;
   prompt: string;
   timeoutMs?: number;
+  /** More MCP servers beside `caveman`, by name (stdio command lines). */
+  servers?: Record<string, { command: string; args: string[] }>;
+  /** More CLI arguments (`--settings`, `--debug-file`, `--tools`...). */
+  args?: string[];
+  /** More environment for the CLI, which its hooks and MCP servers inherit. */
+  env?: Record<string, string>;
 }
 
 export async function runClaude(options: RunOptions): Promise<ClaudeRun> {
@@ -98,6 +104,9 @@ export async function runClaude(options: RunOptions): Promise<ClaudeRun> {
           args: [SERVER_CLI, "--root", ws.root, "--db", ws.db, "--chip-dir", ws.chipDir],
           env: {},
         },
+        ...Object.fromEntries(
+          Object.entries(options.servers ?? {}).map(([name, s]) => [name, { type: "stdio", ...s, env: {} }]),
+        ),
       },
     }),
   );
@@ -122,6 +131,7 @@ export async function runClaude(options: RunOptions): Promise<ClaudeRun> {
     IS_SANDBOX: "1",
     MCP_CONNECTION_NONBLOCKING: "0",
     MCP_TIMEOUT: "30000",
+    ...options.env,
   };
   const args = [
     "-p",
@@ -134,6 +144,7 @@ export async function runClaude(options: RunOptions): Promise<ClaudeRun> {
     "--mcp-config",
     mcpConfig,
     "--strict-mcp-config",
+    ...(options.args ?? []),
   ];
   const started = Date.now();
   const child = spawn(options.claude, args, { cwd: ws.root, env, stdio: ["ignore", "pipe", "pipe"] });
