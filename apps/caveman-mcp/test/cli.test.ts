@@ -234,7 +234,7 @@ describe("caveman-mcp serving", () => {
     expect(err).toMatch(/^caveman-mcp: \d+\.\d+\.\d+ serving MCP on stdio; store /);
     expect(err).toContain(box.db);
     expect(err).toContain(`roots ${box.root}`);
-    expect(err).toMatch(/; 12 tools\n$/);
+    expect(err).toMatch(/; 13 tools\n$/);
     const readOnly = [
       "caveman_compress",
       "caveman_retrieve",

@@ -25,7 +25,7 @@ interface Reply {
 const joinText = (r: Reply) => r.content.map((b) => (b.type === "text" ? (b.text ?? "") : "")).join("\n");
 
 async function expectEveryToolCalled(listed: string[], call: CallTool, box: Sandbox): Promise<void> {
-  expect(listed.length).toBe(12);
+  expect(listed.length).toBe(13);
   const called = await callEveryTool(call, box.root);
   expect([...new Set(called)].sort()).toEqual([...listed].sort());
 }
@@ -154,7 +154,7 @@ describe("MCP Inspector CLI in every protocol era (real process)", () => {
         },
         box,
       );
-      expect(stamped).toBe(era === "legacy" ? 0 : 12);
+      expect(stamped).toBe(era === "legacy" ? 0 : 13);
     }, 240_000);
   }
 });

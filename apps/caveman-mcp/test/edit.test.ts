@@ -198,7 +198,16 @@ describe("edit tools (real process)", () => {
     const c = await client(box);
     const { tools } = await c.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ["be-delete", "be-insert", "be-insert-chip", "be-read", "be-replace", "be-undo", "be-write"].sort(),
+      [
+        "be-batch",
+        "be-delete",
+        "be-insert",
+        "be-insert-chip",
+        "be-read",
+        "be-replace",
+        "be-undo",
+        "be-write",
+      ].sort(),
     );
   });
 });

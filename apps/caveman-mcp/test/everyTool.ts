@@ -56,6 +56,7 @@ export async function callEveryTool(call: CallTool, root: string): Promise<strin
   await ok("be-delete", { path: "notes.txt", start_line: 4, end_line: 4 }, /chip:\/\/[0-9a-f]+/);
   await ok("be-insert-chip", {}, /[0-9a-f]{6}/);
   await ok("be-undo", { path: "notes.txt" }, /three/);
+  await ok("be-batch", { path: "notes.txt", edits: [{ start_line: 1, content: "ZERO" }] }, /\+ZERO/);
   await ok("be-write", { path: "out/new.txt", content: "hi\n", create_dirs: true }, /new\.txt/);
   expect(existsSync(join(root, "out", "new.txt"))).toBe(true);
   return called;

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { expect } from "vitest";
+import { expect, onTestFinished } from "vitest";
 
 export const CLI = resolve(fileURLToPath(new URL(".", import.meta.url)), "..", "dist", "cli.js");
 
@@ -163,3 +163,10 @@ export const INIT = `${JSON.stringify({
 })}\n`;
 
 export const ping = (id: number | string) => `${JSON.stringify({ jsonrpc: "2.0", id, method: "ping" })}\n`;
+
+/** A connected SDK client for the current test, closed when the test finishes. */
+export async function testClient(box: Sandbox, args: string[] = []): Promise<Client> {
+  const { client } = await connect(box, args);
+  onTestFinished(() => client.close());
+  return client;
+}

@@ -139,6 +139,29 @@ describe("both readings of every tool's result (real process)", () => {
       WITH_CHIP("be_not_found|be_nothing_to_undo"),
     );
     expect(readFileSync(file, "utf8")).toBe("zero\none\n2\nfour\n");
+    await check(
+      "be-batch",
+      {
+        path: rel,
+        edits: [
+          { start_line: 1, content: "ZERO" },
+          { after_line: 4, content: "five" },
+        ],
+      },
+      "-zero\n+ZERO",
+      "+five",
+    );
+    await check(
+      "be-batch",
+      {
+        path: rel,
+        edits: [
+          { start_line: 1, end_line: 2, content: "a" },
+          { start_line: 2, content: "b" },
+        ],
+      },
+      WITH_CHIP("be_invalid_range"),
+    );
 
     const { tools } = await client.listTools();
     expect(new Set(seen)).toEqual(new Set(tools.map((t) => t.name)));

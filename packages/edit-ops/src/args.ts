@@ -100,14 +100,18 @@ export function position(
 
 const HASH = /^[0-9a-f]{8,64}$/i;
 
-export function expectedHash(rec: Record<string, unknown>): string | undefined {
-  const h = str(rec, "expected_hash");
+/** `expected_hash` or `range_hash`: the hex sha256 that read returned, or a prefix of 8+ digits. */
+export function expectedHash(
+  rec: Record<string, unknown>,
+  key: "expected_hash" | "range_hash" = "expected_hash",
+): string | undefined {
+  const h = str(rec, key);
   if (h === undefined) return undefined;
   const clean = h.trim().replace(/^sha256:/i, "");
   if (!HASH.test(clean)) {
     throw new EditError(
       "invalid_argument",
-      "`expected_hash` must be the hex sha256 that read returned (8-64 hex digits)",
+      `\`${key}\` must be the hex sha256 that read returned (8-64 hex digits)`,
     );
   }
   return clean.toLowerCase();

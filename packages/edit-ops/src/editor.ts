@@ -4,6 +4,7 @@
 // preview, stop before writing. Any error leaves the file byte-identical.
 
 import { randomBytes } from "node:crypto";
+import { type Anchor, checkAnchored } from "./anchor.js";
 import { bool, checkKeys, expectedHash, position, str } from "./args.js";
 import { EditError } from "./errors.js";
 import { checkAllText, contentSize, noPosition, parseBatchEdit, positive, replacement } from "./inputs.js";
@@ -42,6 +43,12 @@ export interface Editor {
 
 const MAX_BATCH = 1000;
 const GUARD = ["path", "preview", "expected_hash"] as const;
+/** Line edits may also pin the lines they touch with `range_hash` (see anchor.ts). */
+const ANCHORED = [...GUARD, "range_hash"] as const;
+
+function anchorOf(hash: string | undefined, moved: boolean | null): Anchor | undefined {
+  return hash === undefined ? undefined : { hash, moved };
+}
 
 export function createEditor(options: EditorOptions): Editor {
   const roots = openRoots(options.roots);
@@ -117,7 +124,8 @@ export function createEditor(options: EditorOptions): Editor {
     },
 
     async insert(input) {
-      const rec = checkKeys(input, [...GUARD, "after_line", "content"], "insert");
+      const rec = checkKeys(input, [...ANCHORED, "after_line", "content"], "insert");
+      const rangeHash = expectedHash(rec, "range_hash");
       const pos = position(rec, "after_line", "after_line");
       if (pos.all)
         throw new EditError("invalid_range", "insert needs a line to insert after (0 = top), not ALL");
@@ -131,30 +139,37 @@ export function createEditor(options: EditorOptions): Editor {
         throw new EditError("invalid_range", "insert takes one line number, not a range");
       const content = str(rec, "content", true);
       contentSize(content, deps.maxFileBytes);
-      return guarded(rec, pos.path, true, async (loaded, preview) => {
+      return guarded(rec, pos.path, true, async (loaded, preview, moved) => {
         const plan = emptyPlan();
-        insertEdit(plan, loaded.doc!, loaded.at.path, pos.start!, content, 0);
+        insertEdit(plan, loaded.doc!, loaded.at.path, pos.start!, content, 0, anchorOf(rangeHash, moved));
         return applyPlan("insert", loaded, plan, preview);
       });
     },
 
     async replace(input) {
-      const rec = checkKeys(input, [...GUARD, "start_line", "end_line", "old", "content", "new"], "replace");
+      const rec = checkKeys(
+        input,
+        [...ANCHORED, "start_line", "end_line", "old", "content", "new"],
+        "replace",
+      );
+      const rangeHash = expectedHash(rec, "range_hash");
       const pos = position(rec);
       const old = str(rec, "old");
       const content = replacement(rec);
       contentSize(content, deps.maxFileBytes);
-      return guarded(rec, pos.path, true, async (loaded, preview) => {
+      return guarded(rec, pos.path, true, async (loaded, preview, moved) => {
         const doc = loaded.doc!;
         const plan = emptyPlan();
+        const anchor = anchorOf(rangeHash, moved);
         if (pos.all) {
           if (old !== undefined) checkAllText(doc, old, loaded.at.path);
+          if (anchor) checkAnchored(doc, 1, doc.lines.length, anchor, loaded.at.path);
           if (doc.lines.length === 0) insertEdit(plan, doc, loaded.at.path, 0, content, 0);
           else rangeEdit(plan, doc, loaded.at.path, 1, doc.lines.length, content, undefined, 0);
         } else if (pos.start !== undefined) {
-          rangeEdit(plan, doc, loaded.at.path, pos.start, pos.end!, content, old, 0);
+          rangeEdit(plan, doc, loaded.at.path, pos.start, pos.end!, content, old, 0, anchor);
         } else if (old !== undefined) {
-          textEdit(plan, doc, loaded.at.path, old, content, 0);
+          textEdit(plan, doc, loaded.at.path, old, content, 0, anchor);
         } else {
           throw noPosition("replace");
         }
@@ -163,19 +178,22 @@ export function createEditor(options: EditorOptions): Editor {
     },
 
     async delete(input) {
-      const rec = checkKeys(input, [...GUARD, "start_line", "end_line", "all", "old"], "delete");
+      const rec = checkKeys(input, [...ANCHORED, "start_line", "end_line", "all", "old"], "delete");
+      const rangeHash = expectedHash(rec, "range_hash");
       const pos = position(rec);
       const old = str(rec, "old");
       if (!pos.all && pos.start === undefined) throw noPosition("delete");
-      return guarded(rec, pos.path, true, async (loaded, preview) => {
+      return guarded(rec, pos.path, true, async (loaded, preview, moved) => {
         const doc = loaded.doc!;
         const plan = emptyPlan();
+        const anchor = anchorOf(rangeHash, moved);
         if (pos.all) {
           if (old !== undefined) checkAllText(doc, old, loaded.at.path);
+          if (anchor) checkAnchored(doc, 1, doc.lines.length, anchor, loaded.at.path);
           if (doc.lines.length > 0)
             rangeEdit(plan, doc, loaded.at.path, 1, doc.lines.length, "", undefined, 0);
         } else {
-          rangeEdit(plan, doc, loaded.at.path, pos.start!, pos.end!, "", old, 0);
+          rangeEdit(plan, doc, loaded.at.path, pos.start!, pos.end!, "", old, 0, anchor);
         }
         return applyPlan("delete", loaded, plan, preview);
       });
@@ -214,16 +232,17 @@ export function createEditor(options: EditorOptions): Editor {
           `the batch's content totals ${total} bytes, over the ${deps.maxFileBytes}-byte limit; split it`,
         );
       }
-      return guarded(rec, path.path, true, async (loaded, preview) => {
+      return guarded(rec, path.path, true, async (loaded, preview, moved) => {
         const doc = loaded.doc!;
         const plan = emptyPlan();
         parsed.forEach((e, i) => {
           const where = `edit ${i + 1}: `;
+          const anchor = anchorOf(e.rangeHash, moved);
           try {
-            if (e.after !== undefined) insertEdit(plan, doc, loaded.at.path, e.after, e.content, i);
+            if (e.after !== undefined) insertEdit(plan, doc, loaded.at.path, e.after, e.content, i, anchor);
             else if (e.start !== undefined)
-              rangeEdit(plan, doc, loaded.at.path, e.start, e.end!, e.content, e.old, i);
-            else textEdit(plan, doc, loaded.at.path, e.old!, e.content, i);
+              rangeEdit(plan, doc, loaded.at.path, e.start, e.end!, e.content, e.old, i, anchor);
+            else textEdit(plan, doc, loaded.at.path, e.old!, e.content, i, anchor);
           } catch (err) {
             if (err instanceof EditError)
               throw new EditError(err.code, where + err.message, err.details, { cause: err });

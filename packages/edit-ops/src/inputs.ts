@@ -1,7 +1,7 @@
 // Operation-specific input parsing: the replacement text, batch edits, read targets and size
 // and option checks. Everything here throws typed errors and touches no file.
 
-import { checkKeys, int, str } from "./args.js";
+import { checkKeys, expectedHash, int, str } from "./args.js";
 import { EditError } from "./errors.js";
 import { checkRangeText, sameIgnoringFinalNewline } from "./plan.js";
 import type { Target } from "./targets.js";
@@ -85,16 +85,23 @@ export interface ParsedEdit {
   after?: number;
   old?: string;
   content: string;
+  /** The read's range_hash of the lines this edit touches. */
+  rangeHash?: string;
 }
 
 export function parseBatchEdit(e: unknown, i: number): ParsedEdit {
   const what = `batch edit ${i + 1}`;
-  const rec = checkKeys(e, ["start_line", "end_line", "after_line", "old", "content", "new"], what);
+  const rec = checkKeys(
+    e,
+    ["start_line", "end_line", "after_line", "old", "content", "new", "range_hash"],
+    what,
+  );
   const start = int(rec, "start_line");
   const end = int(rec, "end_line");
   const after = int(rec, "after_line");
   const old = str(rec, "old");
   const content = replacement(rec);
+  const rangeHash = expectedHash(rec, "range_hash");
   if (after !== undefined && (start !== undefined || end !== undefined || old !== undefined)) {
     throw new EditError(
       "invalid_argument",
@@ -114,5 +121,6 @@ export function parseBatchEdit(e: unknown, i: number): ParsedEdit {
     ...(after !== undefined ? { after } : {}),
     ...(old !== undefined ? { old } : {}),
     content,
+    ...(rangeHash !== undefined ? { rangeHash } : {}),
   };
 }

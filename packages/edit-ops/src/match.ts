@@ -3,8 +3,9 @@
 // must be unique; the errors give the count and every matching line so the caller can pick a range.
 
 import { EditError } from "./errors.js";
+import { formatNearMisses, nearMisses } from "./nearmiss.js";
 import type { Region } from "./splice.js";
-import { type Doc, splitContent } from "./text.js";
+import { type Doc, lineAt, splitContent } from "./text.js";
 
 export interface TextMatch {
   region: Region;
@@ -33,21 +34,12 @@ function lineStarts(doc: Doc): number[] {
   return starts;
 }
 
-function lineAt(starts: number[], offset: number): number {
-  let lo = 0;
-  let hi = starts.length - 2;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
-
+/** The file's text with every line ending as "\n" (only the last line may have none). */
 export function normalizedText(doc: Doc): string {
-  const parts: string[] = [];
-  for (let i = 0; i < doc.lines.length; i++) parts.push(doc.lines[i]! + (doc.eols[i] === "" ? "" : "\n"));
-  return parts.join("");
+  if (doc.flat !== undefined) return doc.flat;
+  const n = doc.lines.length;
+  // One join: concatenating each line with its ending first costs a string per line.
+  return n === 0 ? "" : doc.lines.join("\n") + (doc.eols[n - 1] === "" ? "" : "\n");
 }
 
 export function findUnique(doc: Doc, oldText: string, newText: string, path: string, edit = 0): TextMatch {
@@ -66,10 +58,13 @@ export function findUnique(doc: Doc, oldText: string, newText: string, path: str
     if (hits.length > MAX_REPORTED) break;
   }
   if (hits.length === 0) {
+    const near = nearMisses(doc, hay, starts, needle);
     throw new EditError(
       "no_match",
-      `\`old\` text was not found in ${path} (${doc.lines.length} lines)${nearHint(doc, needle)}; ` +
-        "read the file again and copy the text exactly, or replace by line range",
+      `\`old\` text was not found in ${path} (${doc.lines.length} lines); ` +
+        (near.length > 0
+          ? `copy the file's text exactly, or replace by line range${formatNearMisses(near)}`
+          : "read the file again and copy the text exactly, or replace by line range"),
       { path, total_lines: doc.lines.length },
     );
   }
@@ -79,7 +74,7 @@ export function findUnique(doc: Doc, oldText: string, newText: string, path: str
     throw new EditError(
       "ambiguous_match",
       `\`old\` text matches ${count} times in ${path} (at lines ${lines.join(", ")}); ` +
-        "add surrounding lines to make it unique, or replace by line range",
+        `add surrounding lines to make it unique, or replace by line range${linesAbove(doc, lines)}`,
       { path, match_lines: lines, total_lines: doc.lines.length },
     );
   }
@@ -123,16 +118,17 @@ function rawSlice(doc: Doc, starts: number[], s: number, e: number): string {
   return out;
 }
 
-/** When the text exists with different whitespace, say where: the usual cause of a miss. */
-function nearHint(doc: Doc, needle: string): string {
-  const firstLine = needle.split("\n").find((l) => l.trim() !== "");
-  if (!firstLine) return "";
-  const want = firstLine.trim().replace(/\s+/g, " ");
-  const near: number[] = [];
-  for (let i = 0; i < doc.lines.length && near.length < 5; i++) {
-    if (doc.lines[i]!.trim().replace(/\s+/g, " ").includes(want)) near.push(i + 1);
+/** The nearest non-blank line above each of the first few matches: what tells them apart. */
+function linesAbove(doc: Doc, matches: number[]): string {
+  const rows: string[] = [];
+  for (const line of matches.slice(0, 5)) {
+    let k = line - 1;
+    while (k >= 1 && k > line - 6 && doc.lines[k - 1]!.trim() === "") k--;
+    const above = k >= 1 && k > line - 6 ? doc.lines[k - 1]!.trim() : "";
+    if (above === "") continue;
+    rows.push(
+      `- line ${line}, under line ${k}: ${JSON.stringify(above.length > 60 ? `${above.slice(0, 60)}…` : above)}`,
+    );
   }
-  return near.length > 0
-    ? ` (its first line appears, with different whitespace or context, at lines ${near.join(", ")})`
-    : "";
+  return rows.length > 0 ? `\n${rows.join("\n")}` : "";
 }

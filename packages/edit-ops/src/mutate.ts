@@ -8,6 +8,7 @@ import type { Change } from "./diff.js";
 import { EditError } from "./errors.js";
 import { processLocks } from "./lock.js";
 import type { Plan } from "./plan.js";
+import { rehash } from "./rehash.js";
 import { buildResult } from "./result.js";
 import { type Root, resolvePath } from "./roots.js";
 import { splice } from "./splice.js";
@@ -21,7 +22,6 @@ import {
   encode,
   encodeSpliced,
   lineEndingStyle,
-  sha256,
 } from "./text.js";
 import type { EditResult } from "./types.js";
 
@@ -36,19 +36,31 @@ export function createMutator({ roots, deps, io, maxDiffBytes }: MutatorContext)
   const locks = processLocks;
   const tallies = new TallyCache();
 
+  /**
+   * When every edit carries a `range_hash`, the range hashes decide whether a changed file may
+   * still be edited, and `expected_hash` only tells them whether the file moved (`fn`'s third
+   * argument: true/false, or null when no expected_hash was given). One edit without a range hash
+   * keeps the whole-file check: it has nothing else to stand on.
+   */
   const guarded = async (
     rec: Record<string, unknown>,
     path: string,
     mustExist: boolean,
-    fn: (loaded: Loaded, preview: boolean) => Promise<EditResult>,
+    fn: (loaded: Loaded, preview: boolean, moved: boolean | null) => Promise<EditResult>,
   ): Promise<EditResult> => {
+    const anchored =
+      typeof rec.range_hash === "string" ||
+      (Array.isArray(rec.edits) &&
+        rec.edits.length > 0 &&
+        rec.edits.every((e) => typeof (e as { range_hash?: unknown } | null)?.range_hash === "string"));
     const preview = bool(rec, "preview") ?? false;
     const expected = expectedHash(rec);
     const at = await resolvePath(path, roots);
     return locks.run(at.real, () =>
       withLoaded(deps, at, { mustExist, lock: !preview }, async (loaded) => {
-        checkExpected(loaded, expected);
-        return fn(loaded, preview);
+        const moved = expected === undefined ? null : !loaded.hash?.startsWith(expected);
+        if (!anchored || loaded.hash === null) checkExpected(loaded, expected);
+        return fn(loaded, preview, moved);
       }),
     );
   };
@@ -115,7 +127,10 @@ export function createMutator({ roots, deps, io, maxDiffBytes }: MutatorContext)
     }
     const changed = loaded.bytes === null || !next.equals(loaded.bytes);
     const written = changed && !preview;
-    const hash = sha256(next);
+    const hash =
+      !changed && loaded.hash !== null
+        ? loaded.hash
+        : rehash(loaded.at.real, loaded.hash, next, samePrefix(splices), !preview);
     const before = loaded.doc ?? emptyDoc();
     const balance = changed && loaded.bytes ? checkBalance(loaded, before, after, changes) : null;
     if (balance) warnings.push(...balance.warnings);
@@ -150,6 +165,12 @@ export function createMutator({ roots, deps, io, maxDiffBytes }: MutatorContext)
       warnings,
       maxDiffBytes,
     });
+  };
+
+  /** Bytes at the start of the new file known to be the old file's: up to the first splice. */
+  const samePrefix = (splices: ByteSplice[] | undefined): number => {
+    const first = splices?.[0];
+    return first ? Math.min(first.at, first.oldStart) : 0;
   };
 
   /** Balance warnings; the whole-file tally is remembered per file hash, so repeat edits skip it. */

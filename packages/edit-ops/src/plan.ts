@@ -1,6 +1,7 @@
 // Turns positional edits into line regions against one snapshot of a file, checking every
 // position against the real line count first. Nothing here touches the disk.
 
+import { type Anchor, checkAnchored, locate } from "./anchor.js";
 import { EditError } from "./errors.js";
 import { findUnique, normalizeNewlines } from "./match.js";
 import type { Region } from "./splice.js";
@@ -115,7 +116,9 @@ export function rangeEdit(
   content: string,
   old: string | undefined,
   edit: number,
+  anchor?: Anchor,
 ): void {
+  if (anchor && start >= 1 && start <= end) ({ start, end } = locate(doc, start, end, anchor, path));
   checkRange(doc, start, end, path);
   if (old !== undefined) checkRangeText(doc, start, end, old, path);
   const lines = addContent(plan, content, false);
@@ -133,7 +136,18 @@ export function insertEdit(
   after: number,
   content: string,
   edit: number,
+  anchor?: Anchor,
 ): void {
+  if (anchor) {
+    if (after < 1) {
+      throw new EditError(
+        "invalid_argument",
+        "range_hash anchors the line an insert goes after; at after_line 0 there is none, use expected_hash",
+        { path, total_lines: doc.lines.length },
+      );
+    }
+    after = locate(doc, after, after, anchor, path).start;
+  }
   checkInsert(doc, after, path);
   const lines = addContent(plan, content, doc.lines.length === 0);
   plan.regions.push({ start: after, end: after, lines, edit });
@@ -146,8 +160,10 @@ export function textEdit(
   old: string,
   content: string,
   edit: number,
+  anchor?: Anchor,
 ): void {
   const m = findUnique(doc, old, content, path, edit);
+  if (anchor) checkAnchored(doc, m.startLine, m.endLine, anchor, path);
   if (content.includes("\r\n")) plan.contentCrlf = true;
   plan.regions.push(m.region);
   plan.removed.push({ text: m.removed, origin: origin(path, m.startLine, m.endLine) });

@@ -70,7 +70,11 @@ export function splice(
     if (to <= at) return;
     lineParts.push(doc.lines.slice(at, to));
     eolParts.push(doc.eols.slice(at, to));
-    for (let i = at; i < to; i++) from[out++] = i;
+    // from[out + k] = at + k for the whole span: one block copy where the table reaches.
+    if (to <= IDENTITY_MAX) {
+      from.set(identity(to).subarray(at, to), out);
+      out += to - at;
+    } else for (let i = at; i < to; i++) from[out++] = i;
     at = to;
   };
   for (const r of ordered) {
@@ -104,6 +108,18 @@ export function splice(
     placed: regions.map((r) => placedByRegion.get(r)!),
     from,
   };
+}
+
+// 0, 1, 2, … kept for files up to IDENTITY_MAX lines (4 MiB at most, kept for the process's
+// life): copying old line numbers into `from` is then one memcpy per untouched span.
+const IDENTITY_MAX = 1 << 20;
+let identityCache = new Int32Array(0);
+function identity(n: number): Int32Array {
+  if (identityCache.length < n) {
+    identityCache = new Int32Array(Math.min(IDENTITY_MAX, Math.max(n, identityCache.length * 2)));
+    for (let i = 0; i < identityCache.length; i++) identityCache[i] = i;
+  }
+  return identityCache;
 }
 
 /** The exact removed text of a region in the old document ("" for a pure insert). */

@@ -3,7 +3,7 @@
 // file we accept). Only "\n" and "\r\n" end a line; a lone "\r" stays inside the line's text.
 // UTF-16/32 and binary content (NUL bytes, invalid UTF-8) are refused, never guessed at.
 
-import { isUtf8 } from "node:buffer";
+import { isAscii, isUtf8 } from "node:buffer";
 import { createHash } from "node:crypto";
 import { EditError } from "./errors.js";
 
@@ -14,6 +14,11 @@ export interface Doc {
   bom: boolean;
   lines: string[];
   eols: Eol[];
+  /**
+   * The lines joined with "\n" plus the last line's "\n" if it has one, when known for free: a
+   * decoded file without CR is exactly that text (the lines are slices of it anyway).
+   */
+  flat?: string;
 }
 
 export function sha256(data: Uint8Array | string): string {
@@ -39,10 +44,14 @@ export function decode(bytes: Uint8Array, path: string): Doc {
   if (!isUtf8(bytes)) {
     throw new EditError("binary_file", `${path} is not valid UTF-8; refusing to edit it as text`, { path });
   }
-  let text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+  // Most source files are pure ASCII, where latin1 decoding gives the same string as UTF-8 about
+  // twenty times faster (a byte copy instead of a UTF-8 decode of the whole file).
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let text = isAscii(bytes) ? buf.toString("latin1") : buf.toString("utf8");
   const bom = text.charCodeAt(0) === 0xfeff;
   if (bom) text = text.slice(1);
-  return { bom, ...splitLines(text) };
+  const split = splitLines(text);
+  return text.includes("\r") ? { bom, ...split } : { bom, ...split, flat: text };
 }
 
 /** Split text into lines and their endings, keeping every byte. */
@@ -205,14 +214,34 @@ export function lineEndingStyle(doc: Doc): "lf" | "crlf" | "mixed" | "none" {
   return "mixed";
 }
 
+// An edit asks a document for its line-ending counts several times (style, dominant ending);
+// a 100,000-line file is counted once. Keyed by the eols array, which is not changed once built.
+const eolCounts = new WeakMap<Eol[], { crlf: number; lf: number }>();
+
 function countEols(doc: Doc): { crlf: number; lf: number } {
+  const known = eolCounts.get(doc.eols);
+  if (known) return known;
   let crlf = 0;
   let lf = 0;
   for (const e of doc.eols) {
     if (e === "\r\n") crlf++;
     else if (e === "\n") lf++;
   }
-  return { crlf, lf };
+  const counts = { crlf, lf };
+  eolCounts.set(doc.eols, counts);
+  return counts;
+}
+
+/** The 0-based line holding `offset`, given each line's start offset (and a sentinel at the end). */
+export function lineAt(starts: number[], offset: number): number {
+  let lo = 0;
+  let hi = starts.length - 2;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 /** Content given by a caller, as lines. One trailing newline ends the last line instead of adding one. */

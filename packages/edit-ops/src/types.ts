@@ -35,6 +35,16 @@ interface Guarded {
   expected_hash?: string;
 }
 
+interface Anchored extends Guarded {
+  /**
+   * The `range_hash` read returned for exactly the lines this edit touches (an insert: the line
+   * it goes after). The edit goes ahead while those lines are unchanged, even if the rest of the
+   * file moved (it follows them when lines were added or removed above); otherwise `conflict`.
+   * With it, a changed `expected_hash` no longer refuses the edit by itself.
+   */
+  range_hash?: string;
+}
+
 export interface ReadInput {
   /** May carry a position: `a.ts:10`, `a.ts:5-15`, `a.ts:ALL`, `file:///abs/a.ts`. */
   path: string;
@@ -54,14 +64,14 @@ export interface WriteInput extends Guarded {
   keep_format?: boolean;
 }
 
-export interface InsertInput extends Guarded {
+export interface InsertInput extends Anchored {
   path: string;
   /** Insert after this line; 0 = top of the file. Or give it as `path:N`. */
   after_line?: number;
   content: string;
 }
 
-export interface ReplaceInput extends Guarded {
+export interface ReplaceInput extends Anchored {
   path: string;
   start_line?: number;
   end_line?: number;
@@ -72,7 +82,7 @@ export interface ReplaceInput extends Guarded {
   new?: string;
 }
 
-export interface DeleteInput extends Guarded {
+export interface DeleteInput extends Anchored {
   path: string;
   start_line?: number;
   end_line?: number;
@@ -90,6 +100,8 @@ export interface BatchEdit {
   old?: string;
   content?: string;
   new?: string;
+  /** As `range_hash` of a single edit: the read's hash of the lines this edit touches. */
+  range_hash?: string;
 }
 
 export interface BatchInput extends Guarded {

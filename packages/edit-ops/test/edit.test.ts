@@ -139,7 +139,7 @@ describe("replace", () => {
     expect(amb.message).toContain("2 times");
     const none = await failure(editor.replace({ path: "a.ts", old: "z = 3;", new: "" }));
     expect(none.code).toBe("no_match");
-    expect(none.message).toContain("lines 4");
+    expect(none.message).toContain("line 4, only whitespace differs");
     expect(bytes("a.ts")).toEqual(before);
   });
 

@@ -72,6 +72,20 @@ describe("compress fails closed", () => {
     expect(second.output).toBe(first.output);
   });
 
+  it("keeps a JSON string value that quotes a marker with the caller's handle unchanged", () => {
+    // Naming the handle once used to strip "; retrieve <handle>" from kept JSON values too.
+    const h = "cv_h1";
+    const note = `see [caveman: 3 items elided; retrieve ${h}]`;
+    const rows = Array.from({ length: 200 }, (_, i) => ({
+      id: i,
+      note: i === 150 ? note : `plain ${i % 5}`,
+    }));
+    const r = compress(JSON.stringify(rows, null, 2), { handle: h });
+    expect(r.kind).toBe("json");
+    expect(r.reason).toBeUndefined();
+    expect(r.output).toContain(JSON.stringify(note));
+  });
+
   it("rounds the ratio to 4 decimals from the token counts", () => {
     const r = compress(logLines(400));
     expect(r.tokensIn).toBe(countTokens(logLines(400)));

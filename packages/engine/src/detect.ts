@@ -27,7 +27,19 @@ const ESLINT_ROW = /^\s+\d+:\d+\s+(error|warning)\s+/;
 const GREP_HIT = /^([^\s:,]+):(\d+)[:-]/;
 const NORMAL_DIFF_CMD = /^\d+(,\d+)?[acd]\d+(,\d+)?$/;
 const TEST_LINE =
-  /^\s*(✓|✗|×|✔|✘|↓)\s|^\s*(FAIL|PASS)\s+\S|^\s*(Test Files|Tests|Test Suites)\s+\d|^(=== RUN|--- (FAIL|PASS)|ok\s+\S+\s+\d)|={3,} (FAILURES|ERRORS|short test summary|\d+ (passed|failed))|^\s*\d+ (passing|failing|pending)\b|collected \d+ items?|::\S+ (PASSED|FAILED|SKIPPED|ERROR|XFAIL|XPASS)\b|^(not )?ok \d+\b|^TAP version \d+$/;
+  /^\s*(✓|✗|×|✔|✘|↓)\s|^\s*(FAIL|PASS)\s+\S|^\s*(Test Files|Tests|Test Suites)\s+\d|^(=== RUN|--- (FAIL|PASS)|ok\s+\S+\s+\d)|(?<!=)={3,} (FAILURES|ERRORS|short test summary|\d+ (passed|failed))|^\s*\d+ (passing|failing|pending)\b|collected \d+ items?|^(not )?ok \d+\b|^TAP version \d+$/;
+// `(?<!=)`: a pytest banner is matched from the start of its "=" run only; from every "=" it was
+// quadratic in a long run of them.
+// pytest -v: `tests/a.py::test_x PASSED`. The first word is read once and then checked for "::":
+// `::\S+ PASSED` restarted at every "::" and ran to the end of the line, quadratic in one line of
+// "::" pairs.
+const PYTEST_RESULT = /^\s*\S+ (PASSED|FAILED|SKIPPED|ERROR|XFAIL|XPASS)\b/;
+
+/** The status of a pytest -v result line (its node id holds "::"), else undefined. */
+export function pytestResult(line: string): string | undefined {
+  const m = PYTEST_RESULT.exec(line);
+  return m?.[0].includes("::") ? m[1] : undefined;
+}
 const FRAME =
   /^\s+at \S|^\s+File ".*", line \d+|^\tat [\w$.]+\(|^\s*Caused by: |^Traceback \(most recent call last\):|^\s+\.\.\. \d+ more$/;
 const LOG_LINE =
@@ -204,7 +216,8 @@ function classify(lines: readonly string[], head: string): ContentKind {
   if (HTML_START.test(head) || ratio(lines, (l) => /^\s*<\/?[a-z][\w-]*[\s>/]/i.test(l)) >= 0.5)
     return "html";
   if (isNdjson(lines)) return "ndjson";
-  if (ratio(lines, (l) => TEST_LINE.test(l) || UNITTEST.test(l)) >= 0.08) return "test";
+  if (ratio(lines, (l) => TEST_LINE.test(l) || pytestResult(l) !== undefined || UNITTEST.test(l)) >= 0.08)
+    return "test";
   if (
     lines.some((l) => TS_DIAG.test(l) || GCC_DIAG.test(l) || BIOME_DIAG.test(l)) ||
     ratio(lines, (l) => RUST_DIAG.test(l) || ESLINT_ROW.test(l)) >= 0.1

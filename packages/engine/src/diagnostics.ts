@@ -5,6 +5,7 @@
 import { foldRepeatedMessages, repeatedMarker } from "./diagrepeat.js";
 import { renderKept } from "./lines.js";
 import { formatMarker, lineSpan } from "./markers.js";
+import { countTokens } from "./tokens.js";
 import type { Candidate, KindContext, PassReason } from "./types.js";
 
 const HEADER =
@@ -52,14 +53,11 @@ export function compressDiagnostics(text: string, ctx: KindContext): Candidate |
     if (!keep[i]) {
       let j = i;
       while (j + 1 < lines.length && !keep[j + 1]) j++;
-      out.push(
-        formatMarker({
-          count: j - i + 1,
-          unit: "line",
-          where: lineSpan(i + 1, j + 1),
-          ...(ctx.handle ? { handle: ctx.handle } : {}),
-        }),
-      );
+      const spec = { count: j - i + 1, unit: "line", where: lineSpan(i + 1, j + 1) };
+      // A marker that would cost more tokens than its lines (a lone "    ~~~") leaves them verbatim.
+      if (countTokens(formatMarker(spec)) <= countTokens(lines.slice(i, j + 1).join("\n")))
+        out.push(formatMarker(ctx.handle ? { ...spec, handle: ctx.handle } : spec));
+      else for (let k = i; k <= j; k++) out.push(lines[k]!);
       i = j + 1;
       continue;
     }

@@ -20,6 +20,27 @@ function fileDiff(name: string, hunks: number): string[] {
 }
 
 describe("diff compression", () => {
+  it("names a folded '\\ No newline at end of file' line in the marker facts", () => {
+    // It was counted under an empty name: "...; same change as line 9 x4,  x1".
+    const lines: string[] = [];
+    for (let f = 0; f < 6; f++) {
+      lines.push(...fileDiff(`src/f${f}.ts`, 3));
+      lines.push("\\ No newline at end of file");
+    }
+    // Every change repeats "return old#" -> "return fresh#": later hunks fold whole.
+    const input = lines.join("\n");
+    const r = compress(input, { hint: "git diff" });
+    expect(r.kind).toBe("diff");
+    expect(r.reason).toBeUndefined();
+    const markers = r.output.split("\n").filter((l) => l.startsWith("[caveman: "));
+    expect(markers.length).toBeGreaterThan(0);
+    for (const m of markers) {
+      expect(m).not.toMatch(/(?:; |, ) x\d/);
+      expect(m).not.toMatch(/\b1 more kinds\b/);
+    }
+    expect(r.output).toMatch(/no newline at end x\d/);
+  });
+
   it("keeps every file line and each distinct change, folds context, file headers and repeated changes", () => {
     const lines = [...fileDiff("src/a.ts", 6), ...fileDiff("src/b.ts", 6)];
     // One change that is not a repeat of the others.

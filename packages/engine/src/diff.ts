@@ -10,6 +10,7 @@
 //   - bodies of lock, generated and vendored files, as `+added -removed`.
 // A line is context only when every parent column is blank: in a combined diff ` +` is a change.
 import { renderKept } from "./lines.js";
+import { plural } from "./markers.js";
 import type { Candidate, KindContext, PassReason } from "./types.js";
 import { tick } from "./work.js";
 
@@ -189,7 +190,15 @@ export function compressDiff(text: string, ctx: KindContext): Candidate | PassRe
       j++
     ) {
       if (role[j] === "other" && lines[j] !== "---" && !lines[j]!.startsWith("\\")) break;
-      if (keep[j]) why[j] = role[j] === "ctx" ? "context" : why[j]!;
+      if (keep[j])
+        why[j] =
+          role[j] === "ctx"
+            ? "context"
+            : role[j] === "other"
+              ? lines[j]!.startsWith("\\")
+                ? "no newline at end"
+                : "---"
+              : why[j]!;
       keep[j] = 0;
     }
   }
@@ -232,7 +241,9 @@ export function compressDiff(text: string, ctx: KindContext): Candidate | PassRe
     for (let i = from; i <= to; i++) counts.set(why[i]!, (counts.get(why[i]!) ?? 0) + 1);
     const parts = [...counts].map(([w, c]) => (w.includes("generated") ? w : `${w} x${c}`));
     return [
-      parts.length > 4 ? `${parts.slice(0, 4).join(", ")}, ${parts.length - 4} more kinds` : parts.join(", "),
+      parts.length > 4
+        ? `${parts.slice(0, 4).join(", ")}, ${plural(parts.length - 4, "more kind")}`
+        : parts.join(", "),
     ];
   };
   return {

@@ -55,6 +55,17 @@ describe("hostile sizes stay linear and fail closed", () => {
     expect(countTokens("hello world")).toBe(2);
   });
 
+  it("reads a line of 150,000 '::' or '==' pairs once, in detection, test folding and narrow", () => {
+    // The pytest pattern `::\S+ PASSED` restarted at every "::" and ran to the end of the line:
+    // 100,000 pairs took 38 s to compress and 25 s to narrow.
+    // Likewise `={3,} FAILURES` restarted at every "=" of a long run of them.
+    for (const input of [":1:".repeat(150_000), `tests/a.py${"::t".repeat(150_000)}`, "==".repeat(150_000)]) {
+      expect(compress(input).output).toBe(input);
+      expect(compress(input, { hint: "pytest" }).output).toBe(input);
+      expect(narrow(input, "(a+)+$").full).toBe(false);
+    }
+  });
+
   it("detects a flood of unterminated OSC escapes without rescanning", () => {
     expect(detect(`${"\u001b]".repeat(100_000)}\nplain`).kind).toBe("text");
   });

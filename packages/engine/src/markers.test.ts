@@ -64,4 +64,21 @@ describe("marker grammar", () => {
     );
     expect(nameHandleOnce(text, undefined)).toBe(text);
   });
+
+  it("leaves the handle alone in kept text that is not a marker line", () => {
+    // A kept JSON value or log line may quote an earlier marker; only our marker lines lose it.
+    const h = "ccr_0123";
+    const text = [
+      `  "[caveman: lines 5-90 elided; retrieve ${h}]",`,
+      `{"id":150,"note":"see [caveman: 3 items elided; retrieve ${h}]"},`,
+      `[caveman: lines 2-3 elided; retrieve ${h}]`,
+    ].join("\n");
+    expect(nameHandleOnce(text, h)).toBe(
+      [
+        `  "[caveman: lines 5-90 elided; retrieve ${h}]",`,
+        `{"id":150,"note":"see [caveman: 3 items elided; retrieve ${h}]"},`,
+        "[caveman: lines 2-3 elided]",
+      ].join("\n"),
+    );
+  });
 });

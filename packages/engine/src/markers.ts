@@ -97,24 +97,34 @@ function markerSize(body: string): number {
 /**
  * Names `handle` once per output: every marker is written with `; retrieve <handle>`, and all
  * but the one standing for the most units lose it (the handle is about 20 tokens; repeated in
- * every marker it cost more than many markers saved). Ties go to the first such marker.
+ * every marker it cost more than many markers saved). Ties go to the first such marker. Only
+ * marker lines are touched, at their last `; retrieve <handle>]`: kept text that quotes an earlier
+ * marker (a JSON value, a log line) stays exactly as written.
  */
 export function nameHandleOnce(output: string, handle: string | undefined): string {
   if (!handle) return output;
   const tail = `; retrieve ${handle}]`;
-  const parts = output.split(tail);
-  if (parts.length <= 2) return output;
-  let best = 0;
+  if (output.indexOf(tail) === output.lastIndexOf(tail)) return output;
+  const lines = output.split("\n");
+  const marked: number[] = [];
+  let best = -1;
   let bestSize = -1;
-  for (let k = 0; k < parts.length - 1; k++) {
-    const part = parts[k]!;
-    const size = markerSize(part.slice(part.lastIndexOf(MARKER_OPEN) + MARKER_OPEN.length));
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (!line.includes(tail) || !isMarkerLine(line)) continue;
+    marked.push(i);
+    const size = markerSize(line.slice(line.indexOf(MARKER_OPEN) + MARKER_OPEN.length));
     if (size > bestSize) {
-      best = k;
+      best = i;
       bestSize = size;
     }
   }
-  let out = "";
-  for (let k = 0; k < parts.length - 1; k++) out += parts[k]! + (k === best ? tail : "]");
-  return out + parts[parts.length - 1]!;
+  if (marked.length <= 1) return output;
+  for (const i of marked) {
+    if (i === best) continue;
+    const line = lines[i]!;
+    const at = line.lastIndexOf(tail);
+    lines[i] = `${line.slice(0, at)}]${line.slice(at + tail.length)}`;
+  }
+  return lines.join("\n");
 }

@@ -17,6 +17,52 @@ describe("narrow", () => {
     expect(narrow(LOG, "lines:1-999999999").output).toBe(LOG);
   });
 
+  it("narrows a JSON array of 200,000 records to the matching one", () => {
+    // The largest-container walk spread every child into one push() call, which overflows the
+    // stack past ~120,000 arguments: the whole 5 MB original came back.
+    const records = Array.from({ length: 200_000 }, (_, i) => ({
+      id: i,
+      name: i === 777 ? "needle" : "hay",
+    }));
+    const v = narrow(JSON.stringify(records), "needle");
+    expect(v.note).toBeUndefined();
+    expect(v.full).toBe(false);
+    expect(v.unitsTotal).toBe(200_000);
+    expect(v.output).toContain('{"id":777,"name":"needle"}');
+  });
+
+  it("finds a query that only a header holds (a diff's file line, its commit preamble)", () => {
+    // Header units were never ranked: "f3.ts" or the author's name got "none matched the query".
+    const d = [
+      "commit 0123456789abcdef",
+      "Author: Zelda Quux <z@example.com>",
+      "",
+      "    Fix the frobnicator",
+      "",
+    ];
+    for (let f = 0; f < 5; f++) {
+      d.push(`diff --git a/f${f}.ts b/f${f}.ts`, "index 1..2 100644", `--- a/f${f}.ts`, `+++ b/f${f}.ts`);
+      for (let h = 0; h < 4; h++)
+        d.push(`@@ -${h * 10 + 1},3 +${h * 10 + 1},3 @@`, " ctx", `-old ${f} ${h}`, `+new ${f} ${h}`, " ctx");
+    }
+    const text = d.join("\n");
+    const zelda = narrow(text, "Zelda", { hint: "diff" });
+    expect(zelda.note).toBeUndefined();
+    expect(zelda.output).toContain("Author: Zelda Quux <z@example.com>");
+    const file = narrow(text, "f3.ts", { hint: "diff" });
+    expect(file.note).toBeUndefined();
+    expect(file.output).toContain("diff --git a/f3.ts b/f3.ts");
+    expect(narrow(text, "f3", { hint: "diff" }).output).not.toContain("diff --git a/f2.ts b/f2.ts");
+  });
+
+  it("does not claim nothing matched a query that holds no word to rank by", () => {
+    // "->" is in the text, but ranking reads words only: the marker said "none matched the query".
+    const text = Array.from({ length: 50 }, (_, i) => (i === 20 ? "a -> b" : `line ${i}`)).join("\n");
+    const v = narrow(text, "->");
+    expect(v.output).not.toContain("none matched");
+    expect(v.output).toContain("the query has no word to match");
+  });
+
   it("returns the full original and says why for an out-of-range line query", () => {
     const v = narrow(LOG, "lines:5000-5010");
     expect(v).toMatchObject({ full: true, output: LOG });

@@ -10,7 +10,7 @@ import { messageOf } from "./errors.js";
 import { parseSpans } from "./json/spans.js";
 import { formatMarker, lineSpan } from "./markers.js";
 import { resolvePointer } from "./narrow/pointer.js";
-import { rankUnits } from "./narrow/rank.js";
+import { queryWords, rankUnits } from "./narrow/rank.js";
 import { jsonUnits, textUnits, type Unit } from "./narrow/units.js";
 import type { NarrowOptions, NarrowResult } from "./types.js";
 
@@ -57,7 +57,7 @@ function lineWindows(original: string, query: string, limit: number): NarrowResu
   const lines = original.split("\n");
   const units: Unit[] = lines.map((text, i) => ({ text, first: i + 1, last: i + 1 }));
   const chosen = rankUnits(units, query, limit);
-  if (chosen.length === 0) return noMatch(units, "line");
+  if (chosen.length === 0) return noMatch(units, "line", query);
   const show = new Uint8Array(lines.length);
   for (const c of chosen)
     for (let i = Math.max(0, c - WINDOW); i <= Math.min(lines.length - 1, c + WINDOW); i++) show[i] = 1;
@@ -87,7 +87,7 @@ function charSlices(original: string, query: string, limit: number): NarrowResul
       last: Math.min(original.length, at + SLICE),
     });
   const chosen = new Set(rankUnits(units, query, limit));
-  if (chosen.size === 0) return noMatch(units, "character");
+  if (chosen.size === 0) return noMatch(units, "character", query);
   const out: string[] = [];
   let gap: Unit[] = [];
   const flush = () => {
@@ -115,7 +115,7 @@ function charSlices(original: string, query: string, limit: number): NarrowResul
   return { output: out.join("\n"), full: false, unitsTotal: units.length, unitsShown: chosen.size };
 }
 
-function noMatch(units: readonly Unit[], unitName: string): NarrowResult {
+function noMatch(units: readonly Unit[], unitName: string, query: string): NarrowResult {
   const first = units[0]!.first;
   const last = units[units.length - 1]!.last;
   const output = formatMarker({
@@ -123,7 +123,8 @@ function noMatch(units: readonly Unit[], unitName: string): NarrowResult {
     unit: unitName,
     verb: "skipped",
     where: unitName === "character" ? `characters ${first}-${last}` : lineSpan(first, last),
-    facts: ["none matched the query"],
+    // Ranking reads words only: of a query like "->" nothing can be said to match or not.
+    facts: [queryWords(query).length === 0 ? "the query has no word to match" : "none matched the query"],
   });
   return { output, full: false, unitsTotal: units.length, unitsShown: 0, note: "no unit matched the query" };
 }
@@ -201,7 +202,7 @@ export function narrow(original: string, query: string, options: NarrowOptions =
       return smaller(view, view.unitsTotal);
     }
     const chosen = rankUnits(units, q, limit);
-    if (chosen.length === 0) return noMatch(units, unitName);
+    if (chosen.length === 0) return noMatch(units, unitName, q);
     const view = {
       output: render(units, chosen, unitName),
       full: false,

@@ -23,6 +23,24 @@ describe("tables", () => {
     expect(fabricatedLines(input, r.output)).toEqual([]);
   });
 
+  it("reads a last header column whose cells hold spaces as one column in the facts", () => {
+    // The gaps inside "/usr/bin/daemon --flag 8" were aligned in every row, so the facts said
+    // "COMMAND /usr/bin/daemon (all)" of rows whose COMMAND is "/usr/bin/daemon --flag 0" to "3".
+    const rows = ["PID   USER   STATUS  COMMAND"];
+    for (let i = 0; i < 300; i++)
+      rows.push(
+        `${String(1000 + i).padEnd(5)} root   ${i % 50 === 7 ? "error " : "ok    "}  /usr/bin/daemon --flag ${i % 4}`,
+      );
+    const input = rows.join("\n");
+    const r = compress(input);
+    expect(r.kind).toBe("table");
+    expect(r.reason).toBeUndefined();
+    expect(r.output).toContain("1007  root   error   /usr/bin/daemon --flag 3");
+    expect(r.output).not.toContain("COMMAND /usr/bin/daemon (all)");
+    expect(r.output).not.toMatch(/column \d/);
+    expect(fabricatedLines(input, r.output)).toEqual([]);
+  });
+
   it("narrows a real CSV to matching rows with the header once", () => {
     const item = corpusItem("table-countries-csv");
     const v = narrow(item.content, "Kosovo", { hint: "csv" });

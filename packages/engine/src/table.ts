@@ -112,9 +112,17 @@ function alignedLayout(lines: readonly string[], start: number): Layout | PassRe
   const rule = (l: string) => /^[+=|-]+[-+=| ]*$/.test(l.trim());
   const rows: number[] = [];
   for (let i = start; i < lines.length; i++) if (lines[i]!.trim() !== "" && !rule(lines[i]!)) rows.push(i);
-  const cols = alignedColumns(rows.map((at) => lines[at]!));
+  let cols = alignedColumns(rows.map((at) => lines[at]!));
   if (cols.length < 3) return "not_smaller";
   const headed = headerRow([lines[start]!]) === 0;
+  if (headed) {
+    // Columns right of the last header name are gaps inside that column's cells (`ps`'s COMMAND
+    // with its arguments): one cell to the end of the row, so facts never state a cut-off value.
+    const named = cellsOf(lines[start]!, cols);
+    let last = named.length - 1;
+    while (last > 0 && named[last] === "") last--;
+    cols = cols.slice(0, last + 1);
+  }
   return {
     headerAt: headed ? start : -1,
     body: headed ? rows.slice(1) : rows,

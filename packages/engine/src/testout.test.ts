@@ -111,6 +111,24 @@ describe("compiler diagnostics", () => {
     expect(fabricatedLines(input, r.output)).toEqual([]);
   });
 
+  it("keeps a dropped frame line whose marker would cost more, also when messages repeat", () => {
+    // With repeated messages, "    ~~~" (2 tokens) became "[caveman: line 2 elided]" (10).
+    const lines: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      lines.push(
+        `src/file${i}.ts(${i + 1},5): error TS7006: Parameter 'arg${i}' implicitly has an 'any' type.`,
+      );
+      if (i % 10 === 0) lines.push("    ~~~");
+    }
+    lines.push("Found 30 errors.");
+    const input = lines.join("\n");
+    const r = compress(input, { hint: "tsc" });
+    expect(r.kind).toBe("diagnostics");
+    expect(r.reason).toBeUndefined();
+    expect(r.output).not.toContain("[caveman: line 2 elided");
+    expect(r.output.split("\n")[1]).toBe("    ~~~");
+  });
+
   it("never rewrites a real tsc run: every planted error survives", () => {
     const item = corpusItem("diagnostics-tsc-planted");
     const r = compress(item.content, { hint: item.hint ?? "tsc" });

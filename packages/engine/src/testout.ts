@@ -4,13 +4,20 @@
 // of each trace stays), code frames (the `❯ file:line:col` location above them stays), and a
 // block that repeats an earlier one word for word (a runner's second listing of its failures).
 // Nothing is summarised that the runner did not print: markers count lines by what they were.
+import { pytestResult } from "./detect.js";
 import { countList, renderKept } from "./lines.js";
 import { repeatedBlocks } from "./repeats.js";
 import { libraryOf } from "./stacktrace.js";
 import type { Candidate, KindContext, PassReason } from "./types.js";
 
 const PASS_LINE =
-  /^\s*(✓|✔|√)\s|^\s*PASS\s+\S|^\s*(=== RUN|=== PAUSE|=== CONT|--- PASS|--- SKIP)\b|^ok\s+\S+\s+[\d.]+s|^\s*\S+::\S+ PASSED\b|^ok \d+\b|^test \S+ \.\.\. ok$|^\s*↓\s|^\w+ \([\w.]+\) \.\.\. (ok|skipped\b.*)$/;
+  /^\s*(✓|✔|√)\s|^\s*PASS\s+\S|^\s*(=== RUN|=== PAUSE|=== CONT|--- PASS|--- SKIP)\b|^ok\s+\S+\s+[\d.]+s|^ok \d+\b|^test \S+ \.\.\. ok$|^\s*↓\s|^\w+ \([\w.]+\) \.\.\. (ok|skipped\b.*)$/;
+// pytest -v `tests/a.py::test_x PASSED` is read by pytestResult: `\S+::\S+ PASSED` retried at
+// every "::" of a long word, quadratic in one line.
+function isPassLine(line: string): boolean {
+  return PASS_LINE.test(line) || pytestResult(line) === "PASSED";
+}
+
 // Each kind names the mark the lines themselves print (a ✔ run is never called ✓).
 const PASS_KIND: ReadonlyArray<[RegExp, string]> = [
   [/^\s*✓\s/, "passed (✓)"],
@@ -40,12 +47,12 @@ export function compressTest(text: string, ctx: KindContext): Candidate | PassRe
   const what: string[] = new Array(lines.length).fill("");
   let i = 0;
   while (i < lines.length) {
-    if (!PASS_LINE.test(lines[i]!)) {
+    if (!isPassLine(lines[i]!)) {
       i++;
       continue;
     }
     let j = i;
-    while (j + 1 < lines.length && (PASS_LINE.test(lines[j + 1]!) || lines[j + 1]!.trim() === "")) j++;
+    while (j + 1 < lines.length && (isPassLine(lines[j + 1]!) || lines[j + 1]!.trim() === "")) j++;
     while (j > i && lines[j]!.trim() === "") j--;
     if (j > i) for (let k = i; k <= j; k++) [keep[k], what[k]] = [0, passKind(lines[k]!)];
     i = j + 1;

@@ -139,6 +139,10 @@ describe("result contract", () => {
       "be-delete": [{ path: "a.txt:1" }, { path: "a.txt:40" }],
       "be-insert-chip": [{}, { from: "chip://000000" }],
       "be-undo": [{ path: "a.txt" }, { path: "b.txt", expected_hash: "0".repeat(64) }],
+      "be-batch": [
+        { path: "a.txt", edits: [{ start_line: 1, content: "one" }] },
+        { path: "a.txt", edits: [{ old: "no such text", content: "x" }] },
+      ],
     };
     expect(Object.keys(samples).sort(), "add a sample call for every tool").toEqual([...reg.names].sort());
     const listed = new Map(reg.listTools().map((t) => [t.name, t]));

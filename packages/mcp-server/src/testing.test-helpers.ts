@@ -1,11 +1,12 @@
 // Test helpers: real stores in a fresh temp directory, the way the binary builds them.
-import { mkdirSync, mkdtempSync, realpathSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openMemoryStore } from "@caveman/ccr-store";
 import { openChipStore } from "@caveman/chip-store";
 import { createEditor } from "@caveman/edit-ops";
-import type { ToolFamily } from "./registry.js";
+import { silentLogger } from "./logger.js";
+import { type ToolFamily, ToolRegistry } from "./registry.js";
 import { Session } from "./session.js";
 import { createCavemanTools } from "./tools/index.js";
 
@@ -19,4 +20,19 @@ export function realStores(families: ToolFamily[] = ["compress", "edit"]) {
   const session = new Session();
   const tools = createCavemanTools({ families, session, ccr, chips, editor, store: { backend: "memory" } });
   return { base, root, ccr, chips, editor, session, tools };
+}
+
+/** The edit family on real stores, with `f.txt` holding `content`, and a call that returns the text. */
+export function editHarness(content: string) {
+  const s = realStores(["edit"]);
+  const reg = new ToolRegistry({ tools: s.tools, logger: silentLogger, maxResultBytes: 1 << 24 });
+  const file = join(s.root, "f.txt");
+  writeFileSync(file, content);
+  const signal = new AbortController().signal;
+  const call = async (name: string, args: unknown) => {
+    const r = await reg.callTool(name, args, { signal });
+    const first = r.content[0];
+    return { r, text: first && first.type === "text" ? first.text : "" };
+  };
+  return { ...s, reg, file, call };
 }

@@ -123,7 +123,7 @@ const unavailable = skipReason();
 if (unavailable) console.warn(`[host] Claude Code host tests cannot run here: ${unavailable}`);
 
 describe("host scenarios", () => {
-  it("call each of the twelve tools at least twice: a success and a typical failure", () => {
+  it("call each of the thirteen tools at least twice: a success and a typical failure", () => {
     const cases = [...compressionCases(expectSoft, ""), ...editCases(expectSoft, "/root")];
     const counts = new Map<string, number>();
     for (const c of cases) counts.set(c.tool, (counts.get(c.tool) ?? 0) + 1);
@@ -141,6 +141,7 @@ describe("host scenarios", () => {
         "be-delete",
         "be-insert-chip",
         "be-undo",
+        "be-batch",
       ].sort(),
     );
     for (const [tool, n] of counts) expect(n, tool).toBeGreaterThanOrEqual(2);

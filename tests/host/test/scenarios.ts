@@ -1,4 +1,4 @@
-// The scripted tool calls of the host tests: for each of the twelve tools a success and a typical
+// The scripted tool calls of the host tests: for each of the thirteen tools a success and a typical
 // failure, in the order one conversation makes them, with what the model must find in each
 // result. Every failing call's arguments are over the 50-byte chip threshold, so its error must
 // reach the model with the `chip://` id that keeps those arguments.
@@ -397,6 +397,40 @@ export function editCases(x: Expect, root: string): Case[] {
       check: (r) => {
         x.isError(r, true);
         x.matches(r, ERROR_WITH_CHIP("be_nothing_to_undo"), "code and chip id");
+      },
+    },
+    {
+      id: "be-batch",
+      tool: "be-batch",
+      measure: true,
+      input: () => ({
+        path: P,
+        edits: [
+          { start_line: 1, content: "first" },
+          { after_line: 3, content: "after three" },
+        ],
+      }),
+      check: (r) => {
+        x.isError(r, false);
+        x.contains(r, "-line 1", "the removed line in the diff");
+        x.contains(r, "+first", "the first edit in the diff");
+        x.contains(r, "+after three", "the second edit in the diff");
+        x.matches(r, CHIP, "the chip of the replaced text");
+      },
+    },
+    {
+      id: "be-batch overlap",
+      tool: "be-batch",
+      input: () => ({
+        path: P,
+        edits: [
+          { start_line: 4, end_line: 5, content: "overlapping edit" },
+          { start_line: 5, content: "x" },
+        ],
+      }),
+      check: (r) => {
+        x.isError(r, true);
+        x.matches(r, ERROR_WITH_CHIP("be_invalid_range"), "code and chip id");
       },
     },
   ];

@@ -94,6 +94,17 @@ export function hookChecks(config: Config, self: SelfCommand): Check[] {
         ? `registered in ${installed.join(", ")}`
         : `not installed (caveman-mcp install ${host})`,
     });
+    if (config.store.kind !== "sqlite") {
+      // A hook runs in a process of its own: it can only hand the server originals through a file.
+      checks.push({
+        ok: installed.length === 0,
+        what: `${host} hook`,
+        detail: installed.length
+          ? "installed, but the store is in memory (--ephemeral): the hook's originals would die with the hook process; run the server with its SQLite store"
+          : "not run: the store is in memory (--ephemeral), which a hook process cannot share",
+      });
+      continue;
+    }
     const log = sampleLog();
     let store: CcrStore | undefined;
     const deadline = Date.now() + 10_000;

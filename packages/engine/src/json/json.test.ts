@@ -3,6 +3,7 @@ import { compress } from "../compress.js";
 import { corpusItem, fabricatedLines } from "../corpus.test-util.js";
 import { isMarkerLine } from "../markers.js";
 import { narrow } from "../narrow.js";
+import { countTokens } from "../tokens.js";
 
 const HANDLE = `ccr_${"ab".repeat(16)}`;
 
@@ -45,6 +46,25 @@ describe("JSON compression", () => {
     expect(Number(m[1])).toBe(to - from + 1);
     expect(marker).toContain(`id ${1000 + from}..${1000 + to}, ${to - from + 1} distinct`);
     expect(marker).toContain("role member (all)");
+  });
+
+  it("writes a short elided run verbatim when its marker would cost more than the records", () => {
+    // Record 2 sat between two kept records and became a 32-token marker for a 9-token record.
+    const rows = Array.from({ length: 200 }, (_, i) => ({ id: i, v: i % 3 === 0 ? `v${i}` : "same" }));
+    const input = JSON.stringify(rows);
+    const r = compress(input, { handle: "cv_h" });
+    expect(r.kind).toBe("json");
+    expect(r.reason).toBeUndefined();
+    expect(JSON.parse(r.output)).toBeInstanceOf(Array);
+    expect(r.output).toContain('{"id":1,"v":"same"},{"id":2,"v":"same"},{"id":3,"v":"v3"}');
+    for (const line of r.output.split("\n").filter(isMarkerLine)) {
+      const m = /\((\d+)-(\d+) of/.exec(line)!;
+      const elided = rows
+        .slice(Number(m[1]), Number(m[2]) + 1)
+        .map((x) => JSON.stringify(x))
+        .join(",");
+      expect(countTokens(line)).toBeLessThanOrEqual(countTokens(elided));
+    }
   });
 
   it("keeps records that match the query", () => {

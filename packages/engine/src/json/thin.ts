@@ -3,10 +3,20 @@
 // as JSON.stringify writes it, so every output line is a slice of the compact form or a marker,
 // and the result is valid JSON. Runs break the line around their marker; kept neighbours stay on
 // their lines. Arrays inside elided elements are not visited.
-import { formatJsonMarker } from "../markers.js";
+import { formatJsonMarker, type MarkerSpec } from "../markers.js";
+import { countTokens } from "../tokens.js";
 import { recordFacts } from "./facts.js";
 import { isRecord } from "./fields.js";
 import { isThinnable, selectKept } from "./select.js";
+
+/**
+ * True when `marker` costs no more tokens than the elements it would replace; otherwise they stay
+ * as written. Exact counts only for short runs: a run many times the marker's length always pays.
+ */
+function markerCheaper(marker: string, elided: string): boolean {
+  if (elided.length > marker.length * 6) return true;
+  return countTokens(marker) <= countTokens(elided);
+}
 
 /** Objects with fewer members are never thinned. */
 const MIN_THIN_MEMBERS = 16;
@@ -74,6 +84,11 @@ class Writer {
     private readonly opts: ThinOptions,
   ) {}
 
+  /** A marker element citing the handle; whether it pays was judged without it (nameHandleOnce). */
+  private marker(spec: MarkerSpec): string {
+    return formatJsonMarker(this.opts.handle ? { ...spec, handle: this.opts.handle } : spec);
+  }
+
   write(value: unknown, path: string): string {
     if (value === null || typeof value !== "object" || !this.marked.has(value)) return JSON.stringify(value);
     if (!Array.isArray(value)) {
@@ -92,15 +107,19 @@ class Writer {
       if (k - prev > 1) {
         const from = prev + 1;
         const to = k - 1;
-        const marker = formatJsonMarker({
+        const spec = {
           count: to - from + 1,
           unit: "item",
           where: `${from}-${to} of ${value.length} at ${path === "" ? "/" : path}`,
           facts: recordFacts(fields.slice(from, to + 1)),
-          ...(this.opts.handle ? { handle: this.opts.handle } : {}),
-        });
-        this.elided += to - from + 1;
-        out += `\n${marker}${k < value.length ? ",\n" : "\n"}`;
+        };
+        const elided = raw.slice(from, to + 1).join(",");
+        // A run its marker would not pay for stays as written (kept neighbours always follow).
+        if (!markerCheaper(formatJsonMarker(spec), elided)) out += k < value.length ? `${elided},` : elided;
+        else {
+          this.elided += to - from + 1;
+          out += `\n${this.marker(spec)}${k < value.length ? ",\n" : "\n"}`;
+        }
       }
       if (k < value.length) {
         // An unmarked element is written exactly as JSON.stringify wrote it into raw[k].
@@ -128,7 +147,7 @@ class Writer {
       if (k - prev > 1) {
         const from = prev + 1;
         const to = k - 1;
-        const marker = formatJsonMarker({
+        const spec = {
           count: to - from + 1,
           unit: "member",
           where: `${from}-${to} of ${keys.length} at ${path === "" ? "/" : path}`,
@@ -136,10 +155,14 @@ class Writer {
             `keys ${JSON.stringify(keys[from])}..${JSON.stringify(keys[to])}`,
             ...recordFacts(fields.slice(from, to + 1)),
           ],
-          ...(this.opts.handle ? { handle: this.opts.handle } : {}),
-        });
-        this.elided += to - from + 1;
-        out += `\n${marker}:null${k < keys.length ? ",\n" : "\n"}`;
+        };
+        const elided = raw.slice(from, to + 1).join(",");
+        if (!markerCheaper(`${formatJsonMarker(spec)}:null`, elided))
+          out += k < keys.length ? `${elided},` : elided;
+        else {
+          this.elided += to - from + 1;
+          out += `\n${this.marker(spec)}:null${k < keys.length ? ",\n" : "\n"}`;
+        }
       }
       if (k < keys.length) {
         out += member(keys[k]!);

@@ -130,6 +130,10 @@ export function planLog(
     if (firstAt < 0) {
       first[k] = i;
       keep[i] = 1;
+    } else if (sev > 0 && firstSevere[k]! >= 0) {
+      // A severe line names the first severe line of its template: a 503 access-log line shares
+      // its template with 200 lines, and "like line 1" (a 200) would hide that it is a 5xx.
+      rep[i] = firstSevere[k]!;
     } else rep[i] = shaped[i] && sev === 0 ? -2 - firstAt : firstAt;
     if (sev > 0 && firstSevere[k]! < 0) {
       firstSevere[k] = i;

@@ -66,6 +66,22 @@ describe("log compression", () => {
     expect(fabricatedLines(input, r.output)).toEqual([]);
   });
 
+  it("names the kept 5xx line, not a 2xx line of the same template, for folded 5xx lines", () => {
+    // 503 and 200 requests share a template; the folded 503s were described as "like line 1" (a 200).
+    const lines = Array.from(
+      { length: 400 },
+      (_, i) =>
+        `10.0.0.${i % 250} - - [10/Oct/2024:13:55:${String(i % 60).padStart(2, "0")} +0000] "GET /api/items/${i} HTTP/1.1" ${i % 10 === 9 ? 503 : 200} ${1000 + i}`,
+    );
+    const r = compress(lines.join("\n"), { hint: "log" });
+    expect(r.kind).toBe("log");
+    expect(r.reason).toBeUndefined();
+    const out = r.output.split("\n");
+    expect(out[4]).toBe(lines[9]);
+    const big = out.find((l) => l.startsWith("[caveman: lines 11-399 elided"));
+    expect(big).toMatch(/\b10 x38\b/);
+  });
+
   it("keeps lines that match the query", () => {
     const input = Array.from(
       { length: 200 },

@@ -8,7 +8,11 @@
 // word equal to a term counts 1, a word that merely starts with it PREFIX_WEIGHT. The query is
 // never compiled as a pattern, so regex-shaped queries cost what any other query costs.
 
-/** A unit to rank: its text, and whether it is a header shown only as context. */
+/**
+ * A unit to rank: its text, and whether it is a header (shown as context before the units that
+ * need it). Headers are ranked too: a query may name only what a header holds (a diff's file,
+ * a commit's author), and skipping them made such a query "match nothing".
+ */
 export interface Rankable {
   text: string;
   header?: boolean;
@@ -49,7 +53,7 @@ function countTerms(text: string, terms: readonly string[], tf: Float64Array): n
   return words;
 }
 
-/** Indices of the best `limit` non-header units for `query` (best first; ties by position). */
+/** Indices of the best `limit` units for `query` (best first; ties by position). */
 export function rankUnits(units: readonly Rankable[], query: string, limit: number): number[] {
   const terms = queryWords(query);
   if (terms.length === 0) return [];
@@ -59,7 +63,6 @@ export function rankUnits(units: readonly Rankable[], query: string, limit: numb
   let docs = 0;
   let total = 0;
   for (let u = 0; u < units.length; u++) {
-    if (units[u]!.header) continue;
     const len = countTerms(units[u]!.text, terms, tf);
     lengths[u] = len;
     docs++;
@@ -71,7 +74,6 @@ export function rankUnits(units: readonly Rankable[], query: string, limit: numb
   const idf = Array.from(df, (d) => Math.log(1 + (docs - d + 0.5) / (d + 0.5)));
   const scored: Array<{ id: number; score: number }> = [];
   for (let u = 0; u < units.length; u++) {
-    if (units[u]!.header) continue;
     countTerms(units[u]!.text, terms, tf);
     let score = 0;
     for (let t = 0; t < terms.length; t++) {

@@ -120,7 +120,8 @@ export function largestContainer(root: JNode): JNode | undefined {
       best = node;
       size = children.length;
     }
-    stack.push(...children);
+    // One push per child: spreading a 200,000-element array into push() overflows the stack.
+    for (const child of children) stack.push(child);
   }
   return best;
 }

@@ -27,9 +27,10 @@ describe("tools/list prefix budget (o200k tokens)", () => {
     expect(tokens).toBeLessThanOrEqual(450);
   });
 
-  it("keeps all tools at or under 1600 tokens", () => {
+  // Main measured 1,228 for the twelve tools; be-batch and range_hash must fit under the same cap.
+  it("keeps all thirteen tools at or under 1600 tokens", () => {
     const { tokens, names } = listTokens(["compress", "edit"]);
-    expect(names.length).toBeGreaterThanOrEqual(12);
+    expect(names).toHaveLength(13);
     console.log(`tools/list all tools: ${tokens} tokens; edit family: ${listTokens(["edit"]).tokens} tokens`);
     expect(tokens).toBeLessThanOrEqual(1600);
   });

@@ -18,6 +18,11 @@ const guard = {
   preview: z.boolean().optional(),
   expected_hash: z.string().max(64).optional(),
 };
+/** Line edits may pin the lines they touch: be-read's range_hash of exactly those lines. */
+export const anchored = {
+  ...guard,
+  range_hash: z.string().max(64).optional().describe("be-read range hash of exactly the lines edited"),
+};
 const MUTATES = { readOnlyHint: false, destructiveHint: true, idempotentHint: false };
 
 export function editTools(deps: EditDeps): ToolSpec[] {
@@ -74,7 +79,12 @@ export function editTools(deps: EditDeps): ToolSpec[] {
       name: "be-insert",
       family: "edit",
       description: "Insert content after line N (0 = top).",
-      input: z.strictObject({ path: z.string(), after_line: line.optional(), content: z.string(), ...guard }),
+      input: z.strictObject({
+        path: z.string(),
+        after_line: line.optional(),
+        content: z.string(),
+        ...anchored,
+      }),
       annotations: { ...MUTATES, destructiveHint: false },
       run: (args) => kept("be-insert", editor.insert(args)),
     }),
@@ -88,7 +98,7 @@ export function editTools(deps: EditDeps): ToolSpec[] {
         end_line: line.optional(),
         old: z.string().optional(),
         content: z.string().optional(),
-        ...guard,
+        ...anchored,
       }),
       annotations: MUTATES,
       run: (args) => kept("be-replace", editor.replace(args)),
@@ -103,7 +113,7 @@ export function editTools(deps: EditDeps): ToolSpec[] {
         end_line: line.optional(),
         all: z.boolean().optional().describe("whole file"),
         old: z.string().optional().describe("text the range must hold"),
-        ...guard,
+        ...anchored,
       }),
       annotations: MUTATES,
       run: (args) => kept("be-delete", editor.delete(args)),

@@ -1,4 +1,4 @@
-// The twelve tools, by family (`retrieve` is `caveman_retrieve` alone). Contract: `createCavemanTools` returns only the tools of the
+// The thirteen tools, by family (`retrieve` is `caveman_retrieve` alone). Contract: `createCavemanTools` returns only the tools of the
 // requested families whose dependencies were given — a family is never half-registered and no
 // tool is ever a stub.
 import type { AnyCcrStore } from "@caveman/ccr-store";
@@ -6,6 +6,7 @@ import type { ChipStore } from "@caveman/chip-store";
 import type { Editor } from "@caveman/edit-ops";
 import type { ToolFamily, ToolSpec } from "../registry.js";
 import type { Session } from "../session.js";
+import { batchTool } from "./batch.js";
 import { compressTool, type StoreInfo, statsTool } from "./compression.js";
 import { editTools } from "./edit.js";
 import { insertChipTool } from "./insertChip.js";
@@ -41,7 +42,7 @@ export function createCavemanTools(options: CavemanToolsOptions): ToolSpec[] {
   if (options.families.includes("edit")) {
     if (!options.editor || !options.chips) throw new TypeError("the edit family needs `editor` and `chips`");
     const deps = { editor: options.editor, chips: options.chips };
-    tools.push(...editTools(deps), insertChipTool(deps));
+    tools.push(...editTools(deps), batchTool(deps), insertChipTool(deps));
   }
   return tools;
 }

@@ -1,24 +1,11 @@
-import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { silentLogger } from "../logger.js";
-import { ToolRegistry } from "../registry.js";
-import { realStores } from "../testing.test-helpers.js";
+import { editHarness } from "../testing.test-helpers.js";
 
-const signal = new AbortController().signal;
 const FILE = "a\nb\nc\nd\n";
 
 function setup() {
-  const s = realStores(["edit"]);
-  const reg = new ToolRegistry({ tools: s.tools, logger: silentLogger, maxResultBytes: 1 << 24 });
-  const file = join(s.root, "f.txt");
-  writeFileSync(file, FILE);
-  const call = async (name: string, args: unknown) => {
-    const r = await reg.callTool(name, args, { signal });
-    const first = r.content[0];
-    return { r, text: first && first.type === "text" ? first.text : "" };
-  };
-  return { ...s, file, call };
+  return editHarness(FILE);
 }
 
 const chipOf = (text: string) => /chip:\/\/([0-9a-f]{6})/.exec(text)?.[0] ?? "";
