@@ -105,7 +105,7 @@ async function session([node, ...nodeFlags]: [string, ...string[]], label: strin
   const transport = new StdioClientTransport({
     command: node,
     args: [...nodeFlags, ...desktopArgs(project)],
-    // Desktop passes no PATH-found tools; a clean env with a throwaway home keeps the real one out.
+    // A bare environment, as a host gives its servers; the throwaway HOME keeps ~/.caveman out.
     env: { HOME: home, PATH: process.env.PATH ?? "" },
     cwd: home,
     stderr: "pipe",
