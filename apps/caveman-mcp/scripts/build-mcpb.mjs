@@ -1,6 +1,8 @@
 // Builds the Claude Desktop bundle, dist/caveman-mcp.mcpb, from the app's tsup output:
 //   dist/mcpb/manifest.json      manifest_version 0.3, read by Desktop and by `mcpb validate`
 //   dist/mcpb/server/cli.mjs     dist/cli.js re-bundled with better-sqlite3 replaced (below)
+//   dist/mcpb/server/engine-worker.js  the engine's worker-thread script, which the server loads
+//                                from beside itself (an ESM file: server/package.json says so)
 //   dist/mcpb/LICENSE
 // Desktop runs the server with its own Node (22 or later), where nothing native can be built, so
 // the bundle ships no better-sqlite3 and no node_modules: the store uses node:sqlite (Node 22.13
@@ -16,6 +18,7 @@ import { build } from "esbuild";
 
 const appDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const appCli = join(appDir, "dist", "cli.js");
+const appWorker = join(appDir, "dist", "engine-worker.js");
 const stage = join(appDir, "dist", "mcpb");
 const output = join(appDir, "dist", "caveman-mcp.mcpb");
 
@@ -24,7 +27,8 @@ function fail(message) {
   process.exit(1);
 }
 
-if (!existsSync(appCli)) fail(`${appCli} is missing: run tsup first (the app's build does).`);
+for (const file of [appCli, appWorker])
+  if (!existsSync(file)) fail(`${file} is missing: run tsup first (the app's build does).`);
 
 const pkg = JSON.parse(readFileSync(join(appDir, "package.json"), "utf8"));
 
@@ -54,9 +58,7 @@ const noBetterSqlite = {
 rmSync(stage, { recursive: true, force: true });
 rmSync(output, { force: true });
 mkdirSync(join(stage, "server"), { recursive: true });
-await build({
-  entryPoints: [appCli],
-  outfile: join(stage, "server", "cli.mjs"),
+const bundleOptions = {
   bundle: true,
   platform: "node",
   format: "esm",
@@ -64,7 +66,15 @@ await build({
   legalComments: "eof",
   logLevel: "warning",
   plugins: [noBetterSqlite],
+};
+await build({ ...bundleOptions, entryPoints: [appCli], outfile: join(stage, "server", "cli.mjs") });
+// The server starts its engine workers from `new URL("./engine-worker.js", import.meta.url)`.
+await build({
+  ...bundleOptions,
+  entryPoints: [appWorker],
+  outfile: join(stage, "server", "engine-worker.js"),
 });
+writeFileSync(join(stage, "server", "package.json"), `${JSON.stringify({ type: "module" })}\n`);
 copyFileSync(join(appDir, "..", "..", "LICENSE"), join(stage, "LICENSE"));
 
 /** A placeholder Desktop fills when it starts the server: ${__dirname}, ${user_config.<key>}. */

@@ -131,6 +131,8 @@ describe("Claude Desktop bundle", () => {
     expect(run(process.execPath, [MCPB_CLI, "validate", join(unpacked, "manifest.json")])).toMatch(/passes/);
     expect(run(process.execPath, [MCPB_CLI, "info", BUNDLE])).toMatch(/caveman-mcp\.mcpb/);
     expect(existsSync(join(unpacked, "server", "cli.mjs"))).toBe(true);
+    // The engine runs in worker threads started from this file beside the server.
+    expect(existsSync(join(unpacked, "server", "engine-worker.js"))).toBe(true);
     const files = run("find", [unpacked, "-type", "f"]).trim().split("\n");
     expect(files.filter((f) => f.endsWith(".node") || f.includes("node_modules"))).toEqual([]);
     expect(manifest.user_config.project_dir?.required).toBe(true);
