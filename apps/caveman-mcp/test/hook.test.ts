@@ -8,6 +8,16 @@ import { describe, expect, it } from "vitest";
 import { CLI, type Sandbox, sandbox } from "./helpers.js";
 import { claudeBash, geminiShell, logText } from "./hookSamples.js";
 
+/**
+ * A second SQLite connection to hold the store's lock, on the driver this Node has: the matrix runs
+ * these tests under Node 22-26, where better-sqlite3's binding (built for Node 20) does not load.
+ */
+function openLocker(path: string): { exec(sql: string): void; close(): void } {
+  type Sqlite = { DatabaseSync: new (path: string) => { exec(sql: string): void; close(): void } };
+  const builtin = process.getBuiltinModule?.("node:sqlite") as Sqlite | undefined;
+  return builtin ? new builtin.DatabaseSync(path) : new Database(path);
+}
+
 function hook(box: Sandbox, host: string, input: string | Buffer, env: Record<string, string> = {}) {
   const t0 = Date.now();
   const r = spawnSync(process.execPath, [CLI, "hook", host], {
@@ -151,7 +161,7 @@ describe("hook fault matrix: original passes, exit 0, nothing half-written", () 
   it("store locked by another process", () => {
     const box = sandbox();
     cli(box, ["stats"]); // creates the database
-    const db = new Database(box.db);
+    const db = openLocker(box.db);
     db.exec("BEGIN EXCLUSIVE");
     try {
       const r = hook(box, "claude-code", claudeBash("cat app.log", logText()));
