@@ -13,6 +13,7 @@ import { parsePathSpec } from "./pathspec.js";
 import { emptyPlan, insertEdit, rangeEdit, textEdit, tooLong } from "./plan.js";
 import { parseRead, readLines } from "./read.js";
 import { openRoots, resolvePath } from "./roots.js";
+import { Snapshots } from "./snapshots.js";
 import { type StoreDeps, withLoaded } from "./store.js";
 import { encode } from "./text.js";
 import type {
@@ -69,6 +70,7 @@ export function createEditor(options: EditorOptions): Editor {
     maxFileBytes: positive(options.maxFileBytes, 64 * 1024 * 1024, "maxFileBytes"),
     lockTimeoutMs: positive(options.lockTimeoutMs, 10_000, "lockTimeoutMs"),
     randomHex,
+    snapshots: new Snapshots(),
     journal: {
       dir: options.journalDir,
       depth: positive(options.journalDepth, 20, "journalDepth"),

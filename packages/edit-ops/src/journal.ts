@@ -2,9 +2,13 @@
 // undo works after a restart. An entry stores the edit as byte splices (where in the new bytes,
 // the bytes removed there, the length inserted) plus the hashes before and after, so it is small
 // even for a batch spread over a huge file and reconstructs the old bytes exactly. Layout:
-//   <journalDir>/<sha256(realpath)[0:32]>/<seq:10 digits>.json  (metadata; written last = commit)
-//   <journalDir>/<sha256(realpath)[0:32]>/<seq:10 digits>.bin   (removed bytes)
-// Directories are 0700 and files 0600: the bytes may be private source.
+//   <journalDir>/<sha256(realpath)[0:32]>/<seq:10 digits>.edit
+// one file per entry: a JSON header line, then the removed bytes. It is written atomically (temp
+// file, fsync, rename, directory fsync), so an entry is whole or absent, and it is made durable
+// *before* the edited file is replaced (see store.ts): a crash can leave an entry whose edit never
+// landed, never an edit without its entry. Such an entry is recognised at undo time (the file
+// still has the entry's `before_hash`) and skipped. Entries of older versions (`.json` + `.bin`)
+// are still read. Directories are 0700 and files 0600: the bytes may be private source.
 
 import { mkdir, readdir, readFile, unlink } from "node:fs/promises";
 import { join } from "node:path";
@@ -22,7 +26,7 @@ export interface JournalEntry {
   /** null when the edit created the file (undo deletes it). */
   before_hash: string | null;
   after_hash: string;
-  /** [offset in the new bytes, removed length, inserted length], in order; .bin holds the removed bytes. */
+  /** [offset in the new bytes, removed length, inserted length], in order; the removed bytes follow the header. */
   splices: Array<[number, number, number]>;
 }
 
@@ -32,6 +36,31 @@ export interface JournalDeps {
   randomHex: () => string;
   now: () => number;
 }
+
+/** One edit as the journal records it. */
+export interface EditRecord {
+  real: string;
+  path: string;
+  op: string;
+  /** The bytes before the edit; null when it creates the file. */
+  before: Uint8Array | null;
+  after: Uint8Array;
+  beforeHash: string | null;
+  afterHash: string;
+  /** The byte splices from `before` to `after`, when known (else one is computed). */
+  splices?: ByteSplice[] | undefined;
+}
+
+/** A durable entry whose edit is about to be written. */
+export interface Recorded {
+  /** The edit is on disk: drop entries past the depth. */
+  landed(): Promise<void>;
+  /** The edit was not written: remove the entry again. */
+  discard(): Promise<void>;
+}
+
+const EXT = ".edit";
+const ENTRY = /^(\d{10})\.(?:edit|json)$/;
 
 function fileDir(deps: JournalDeps, real: string): string {
   return join(deps.dir, sha256(real).slice(0, 32));
@@ -44,10 +73,12 @@ async function seqs(dir: string): Promise<number[]> {
   } catch {
     return [];
   }
-  return names
-    .filter((n) => /^\d{10}\.json$/.test(n))
-    .map((n) => Number(n.slice(0, 10)))
-    .sort((a, b) => a - b);
+  const found = new Set<number>();
+  for (const n of names) {
+    const m = ENTRY.exec(n);
+    if (m) found.add(Number(m[1]));
+  }
+  return [...found].sort((a, b) => a - b);
 }
 
 const name = (seq: number) => String(seq).padStart(10, "0");
@@ -90,45 +121,43 @@ function singleSplice(before: Uint8Array, after: Uint8Array): ByteSplice {
   };
 }
 
-export async function recordEdit(
-  deps: JournalDeps,
-  real: string,
-  path: string,
-  op: string,
-  before: Uint8Array | null,
-  after: Uint8Array,
-  beforeHash: string | null = null,
-  afterHash?: string,
-  splices?: ByteSplice[],
-): Promise<void> {
-  const dir = fileDir(deps, real);
+/**
+ * Write the entry for an edit durably (file and directory fsynced) and return what to do once
+ * the edit itself has landed or failed. Call it before the edited file is replaced.
+ */
+export async function recordEdit(deps: JournalDeps, rec: EditRecord): Promise<Recorded> {
+  const dir = fileDir(deps, rec.real);
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  const old = before ?? new Uint8Array(0);
-  const spans = splices ?? [singleSplice(old, after)];
-  const removed = Buffer.concat(spans.map((p) => old.subarray(p.oldStart, p.oldEnd)));
+  const old = rec.before ?? new Uint8Array(0);
+  const spans = rec.splices ?? [singleSplice(old, rec.after)];
   const existing = await seqs(dir);
   const seq = (existing[existing.length - 1] ?? 0) + 1;
   const entry: JournalEntry = {
     v: 1,
     seq,
-    path,
-    op,
+    path: rec.path,
+    op: rec.op,
     at: new Date(deps.now()).toISOString(),
-    before_hash: before ? (beforeHash ?? sha256(before)) : null,
-    after_hash: afterHash ?? sha256(after),
+    before_hash: rec.before ? (rec.beforeHash ?? sha256(rec.before)) : null,
+    after_hash: rec.afterHash,
     splices: spans.map((p) => [p.at, p.oldEnd - p.oldStart, p.inserted]),
   };
+  const parts: Uint8Array[] = [Buffer.from(`${JSON.stringify(entry)}\n`)];
+  for (const p of spans) parts.push(old.subarray(p.oldStart, p.oldEnd));
   const io = { previous: null, randomHex: deps.randomHex, now: deps.now, mode: 0o600 };
-  const at = plainDir(dir);
-  await writeAtomic(at, `${name(seq)}.bin`, removed, io);
-  await writeAtomic(at, `${name(seq)}.json`, Buffer.from(`${JSON.stringify(entry)}\n`), io);
-  const excess = existing.length + 1 - deps.depth;
-  for (let i = 0; i < excess; i++) await dropEntry(dir, existing[i]!);
+  await writeAtomic(plainDir(dir), `${name(seq)}${EXT}`, Buffer.concat(parts), io);
+  return {
+    landed: async () => {
+      const excess = existing.length + 1 - deps.depth;
+      for (let i = 0; i < excess; i++) await dropEntry(dir, existing[i]!);
+    },
+    discard: () => dropEntry(dir, seq),
+  };
 }
 
 async function dropEntry(dir: string, seq: number): Promise<void> {
-  await unlink(join(dir, `${name(seq)}.json`)).catch(() => undefined);
-  await unlink(join(dir, `${name(seq)}.bin`)).catch(() => undefined);
+  for (const ext of [EXT, ".json", ".bin"])
+    await unlink(join(dir, `${name(seq)}${ext}`)).catch(() => undefined);
 }
 
 /** A damaged or hand-edited entry must become `io_error`, never a TypeError or a wrong restore. */
@@ -144,6 +173,22 @@ function wellFormed(entry: JournalEntry): boolean {
   );
 }
 
+/** Header and removed bytes of one entry, either layout. */
+async function readEntry(dir: string, seq: number): Promise<{ entry: JournalEntry; removed: Buffer }> {
+  let raw: Buffer;
+  try {
+    raw = await readFile(join(dir, `${name(seq)}${EXT}`));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    const entry = JSON.parse(await readFile(join(dir, `${name(seq)}.json`), "utf8")) as JournalEntry;
+    return { entry, removed: await readFile(join(dir, `${name(seq)}.bin`)) };
+  }
+  const nl = raw.indexOf(10);
+  if (nl === -1) throw new SyntaxError("no header line");
+  const entry = JSON.parse(raw.subarray(0, nl).toString("utf8")) as JournalEntry;
+  return { entry, removed: raw.subarray(nl + 1) };
+}
+
 export interface PendingUndo {
   entry: JournalEntry;
   /** The bytes before the edit, or null when the edit created the file. */
@@ -152,7 +197,11 @@ export interface PendingUndo {
   commit: () => Promise<void>;
 }
 
-/** The newest entry for a file, checked against the current bytes; `conflict` if they differ. */
+/**
+ * The newest entry for a file, checked against the current bytes; `conflict` if they differ.
+ * An entry whose edit never landed (the file still holds its before-state: the process died
+ * between journaling and replacing the file) is dropped and the one below it is used.
+ */
 export async function prepareUndo(
   deps: JournalDeps,
   real: string,
@@ -161,62 +210,74 @@ export async function prepareUndo(
 ): Promise<PendingUndo> {
   const dir = fileDir(deps, real);
   const all = await seqs(dir);
-  const seq = all[all.length - 1];
-  if (seq === undefined) {
-    throw new EditError(
-      "nothing_to_undo",
-      `no recorded edit of ${path} to undo (the journal keeps the last ${deps.depth})`,
-      { path },
-    );
-  }
-  let entry: JournalEntry;
-  let removed: Buffer;
-  try {
-    entry = JSON.parse(await readFile(join(dir, `${name(seq)}.json`), "utf8")) as JournalEntry;
-    removed = await readFile(join(dir, `${name(seq)}.bin`));
-  } catch (err) {
-    throw new EditError(
-      "io_error",
-      `undo journal entry ${seq} of ${path} is unreadable`,
-      { path },
-      { cause: err },
-    );
-  }
-  if (!wellFormed(entry)) {
-    throw new EditError(
-      "io_error",
-      `undo journal entry ${seq} of ${path} is malformed; nothing was written`,
-      { path },
-    );
-  }
   const hash = current ? sha256(current) : null;
-  if (current === null || hash !== entry.after_hash) {
-    throw new EditError(
-      "conflict",
-      `${path} changed since edit #${seq} (${entry.op}) left it${current === null ? " (it no longer exists)" : ""}; ` +
-        "undo would overwrite those changes, so nothing was written — edit the file directly instead",
-      { path, ...(hash ? { hash } : {}) },
-    );
-  }
-  let before: Buffer | null = null;
-  if (entry.before_hash !== null) {
-    const parts: Uint8Array[] = [];
-    let pos = 0;
-    let taken = 0;
-    for (const [at, removedLength, inserted] of entry.splices) {
-      parts.push(current.subarray(pos, at), removed.subarray(taken, taken + removedLength));
-      taken += removedLength;
-      pos = at + inserted;
-    }
-    parts.push(current.subarray(pos));
-    before = Buffer.concat(parts);
-    if (taken !== removed.length || sha256(before) !== entry.before_hash) {
+  for (;;) {
+    const seq = all.pop();
+    if (seq === undefined) {
       throw new EditError(
-        "io_error",
-        `undo journal entry ${seq} of ${path} is corrupt; nothing was written`,
+        "nothing_to_undo",
+        `no recorded edit of ${path} to undo (the journal keeps the last ${deps.depth})`,
         { path },
       );
     }
+    let entry: JournalEntry;
+    let removed: Buffer;
+    try {
+      ({ entry, removed } = await readEntry(dir, seq));
+    } catch (err) {
+      throw new EditError(
+        "io_error",
+        `undo journal entry ${seq} of ${path} is unreadable`,
+        { path },
+        { cause: err },
+      );
+    }
+    if (!wellFormed(entry)) {
+      throw new EditError(
+        "io_error",
+        `undo journal entry ${seq} of ${path} is malformed; nothing was written`,
+        { path },
+      );
+    }
+    if (hash !== null && hash !== entry.after_hash && hash === entry.before_hash) {
+      await dropEntry(dir, seq);
+      continue;
+    }
+    if (current === null || hash !== entry.after_hash) {
+      throw new EditError(
+        "conflict",
+        `${path} changed since edit #${seq} (${entry.op}) left it${current === null ? " (it no longer exists)" : ""}; ` +
+          "undo would overwrite those changes, so nothing was written — edit the file directly instead",
+        { path, ...(hash ? { hash } : {}) },
+      );
+    }
+    return { entry, before: restore(entry, removed, current, seq, path), commit: () => dropEntry(dir, seq) };
   }
-  return { entry, before, commit: () => dropEntry(dir, seq) };
+}
+
+/** The bytes before the edit, rebuilt from the current bytes and the removed ones, hash-checked. */
+function restore(
+  entry: JournalEntry,
+  removed: Buffer,
+  current: Buffer,
+  seq: number,
+  path: string,
+): Buffer | null {
+  if (entry.before_hash === null) return null;
+  const parts: Uint8Array[] = [];
+  let pos = 0;
+  let taken = 0;
+  for (const [at, removedLength, inserted] of entry.splices) {
+    parts.push(current.subarray(pos, at), removed.subarray(taken, taken + removedLength));
+    taken += removedLength;
+    pos = at + inserted;
+  }
+  parts.push(current.subarray(pos));
+  const before = Buffer.concat(parts);
+  if (taken !== removed.length || sha256(before) !== entry.before_hash) {
+    throw new EditError("io_error", `undo journal entry ${seq} of ${path} is corrupt; nothing was written`, {
+      path,
+    });
+  }
+  return before;
 }

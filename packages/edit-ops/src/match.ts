@@ -5,7 +5,7 @@
 import { EditError } from "./errors.js";
 import { formatNearMisses, nearMisses } from "./nearmiss.js";
 import type { Region } from "./splice.js";
-import { type Doc, lineAt, splitContent } from "./text.js";
+import { countEols, type Doc, lineAt, splitContent, textOf } from "./text.js";
 
 export interface TextMatch {
   region: Region;
@@ -37,9 +37,16 @@ function lineStarts(doc: Doc): number[] {
 /** The file's text with every line ending as "\n" (only the last line may have none). */
 export function normalizedText(doc: Doc): string {
   if (doc.flat !== undefined) return doc.flat;
+  // Without CRLF endings the file's own text is exactly this, and decoding it is a byte copy.
+  if (doc.source && countEols(doc).crlf === 0) {
+    doc.flat = textOf(doc.source).text;
+    return doc.flat;
+  }
   const n = doc.lines.length;
-  // One join: concatenating each line with its ending first costs a string per line.
-  return n === 0 ? "" : doc.lines.join("\n") + (doc.eols[n - 1] === "" ? "" : "\n");
+  // One join: concatenating each line with its ending first costs a string per line. Kept on the
+  // document, which a snapshot may serve to the next edit of the same bytes.
+  doc.flat = n === 0 ? "" : doc.lines.join("\n") + (doc.eols[n - 1] === "" ? "" : "\n");
+  return doc.flat;
 }
 
 export function findUnique(doc: Doc, oldText: string, newText: string, path: string, edit = 0): TextMatch {

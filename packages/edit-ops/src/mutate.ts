@@ -11,6 +11,7 @@ import type { Plan } from "./plan.js";
 import { rehash } from "./rehash.js";
 import { buildResult } from "./result.js";
 import { type Root, resolvePath } from "./roots.js";
+import { decodesTo } from "./snapshots.js";
 import { splice } from "./splice.js";
 import { checkExpected, commit, type Loaded, type StoreDeps, withLoaded } from "./store.js";
 import {
@@ -102,6 +103,7 @@ export function createMutator({ roots, deps, io, maxDiffBytes }: MutatorContext)
       warnings,
       false,
       next.splices,
+      decodesTo(after, from),
     );
   };
 
@@ -116,6 +118,7 @@ export function createMutator({ roots, deps, io, maxDiffBytes }: MutatorContext)
     warnings: string[],
     createDirs = false,
     splices?: ByteSplice[],
+    reusable = false,
   ): Promise<EditResult> => {
     if (next.length > deps.maxFileBytes) {
       // The file could not be read or edited again once written: refuse now, nothing written.
@@ -146,6 +149,8 @@ export function createMutator({ roots, deps, io, maxDiffBytes }: MutatorContext)
         })),
       );
       if (balance) tallies.remember(loaded.at.real, hash, balance.after);
+      if (reusable) deps.snapshots.remember(loaded.at.real, next, hash, { ...after, source: next });
+      else deps.snapshots.forget(loaded.at.real);
     }
     return buildResult({
       op,

@@ -1,6 +1,8 @@
 import {
+  existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   realpathSync,
   renameSync,
@@ -12,6 +14,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { procFdWorks } from "./confine.js";
 import { openRoots, resolvePath } from "./roots.js";
+import { Snapshots } from "./snapshots.js";
 import { commit, type Loaded, type StoreDeps, withLoaded } from "./store.js";
 
 const dirs: string[] = [];
@@ -28,9 +31,18 @@ function env() {
     maxFileBytes: 1 << 20,
     lockTimeoutMs: 1000,
     randomHex: () => "0123456789abcdef",
+    snapshots: new Snapshots(),
     journal: { dir: join(root, ".journal"), depth: 5, randomHex: () => "0123456789abcdef", now: Date.now },
   };
   return { root, deps, roots };
+}
+
+/** The journal's entry files, across every file's directory. */
+function journalEntries(deps: StoreDeps): string[] {
+  if (!existsSync(deps.journal.dir)) return [];
+  return readdirSync(deps.journal.dir).flatMap((d) =>
+    readdirSync(join(deps.journal.dir, d)).filter((n) => n.endsWith(".edit")),
+  );
 }
 
 const io = { op: "replace", journal: true, randomHex: () => "fedcba9876543210", now: Date.now };
@@ -48,6 +60,31 @@ describe("commit", () => {
       });
     });
     expect(readFileSync(f, "utf8")).toBe("someone else, longer\n");
+    // The entry written for the refused edit was taken back: undo must not see an edit that never was.
+    expect(journalEntries(deps)).toEqual([]);
+  });
+
+  it("has the journal entry on disk before the file is replaced", async () => {
+    const { root, deps, roots } = env();
+    const f = join(root, "a.txt");
+    writeFileSync(f, "one\n");
+    const at = await resolvePath("a.txt", roots);
+    const seen: string[][] = [];
+    await withLoaded(deps, at, { mustExist: true, lock: true }, async (loaded: Loaded) => {
+      const lock = loaded.lock!;
+      // verify() is the last step before the rename.
+      loaded.lock = {
+        verify: async () => {
+          seen.push(journalEntries(deps));
+          expect(readFileSync(f, "utf8")).toBe("one\n");
+          await lock.verify();
+        },
+        release: () => lock.release(),
+      };
+      await commit(deps, loaded, Buffer.from("two\n"), io);
+    });
+    expect(seen).toEqual([["0000000001.edit"]]);
+    expect(readFileSync(f, "utf8")).toBe("two\n");
   });
 
   it("refuses to create a file that appeared after it was found missing", async () => {

@@ -13,8 +13,9 @@ import { changedUnderneath, sameFile, writeAtomic } from "./atomic.js";
 import { type DirRef, makeDirs, openEntry, pinDir } from "./confine.js";
 import { EditError, fsError } from "./errors.js";
 import { type FileLock, lockFile, removeDeadLocks } from "./filelock.js";
-import { type JournalDeps, recordEdit } from "./journal.js";
+import { type JournalDeps, type Recorded, recordEdit } from "./journal.js";
 import type { ResolvedPath, Root } from "./roots.js";
+import type { Snapshots } from "./snapshots.js";
 import { type ByteSplice, type Doc, decode, sha256 } from "./text.js";
 
 export interface Loaded {
@@ -35,6 +36,8 @@ export interface StoreDeps {
   lockTimeoutMs: number;
   randomHex: () => string;
   journal: JournalDeps;
+  /** Documents of recently seen bytes (see snapshots.ts). */
+  snapshots: Snapshots;
 }
 
 export interface LoadOptions {
@@ -105,8 +108,13 @@ async function readEntry(
     } catch (err) {
       throw fsError(err, at.path, "read");
     }
-    const doc = opts.decode === false ? null : decode(bytes, at.path);
-    return { at, stats, bytes, doc, hash: sha256(bytes), dir, lock: null };
+    if (opts.decode === false) return { at, stats, bytes, doc: null, hash: sha256(bytes), dir, lock: null };
+    const known = deps.snapshots.get(at.real, bytes);
+    if (known) return { at, stats, bytes, doc: known.doc, hash: known.hash, dir, lock: null };
+    const doc = decode(bytes, at.path);
+    const hash = sha256(bytes);
+    deps.snapshots.remember(at.real, bytes, hash, doc);
+    return { at, stats, bytes, doc, hash, dir, lock: null };
   } finally {
     await handle.close().catch(() => undefined);
   }
@@ -197,14 +205,35 @@ export async function commit(
       );
     }
     await removeDeadLocks(pinned, deps.randomHex);
-    await writeAtomic(pinned, name, next, {
-      previous: loaded.stats,
-      randomHex: opts.randomHex,
-      now: opts.now,
-      beforeRename: unchanged,
-      exclusive: loaded.stats === null,
-      shown: at.path,
-    });
+    // The journal entry (which holds the removed bytes) is written while the temp file is, and
+    // must be durable before the rename: a crash can then leave an entry whose edit never landed
+    // (undo skips it), never a replaced file without its entry.
+    const journaled = opts.journal ? journal(deps, loaded, next, opts) : null;
+    const held: { entry: Recorded | null } = { entry: null };
+    try {
+      await writeAtomic(pinned, name, next, {
+        previous: loaded.stats,
+        randomHex: opts.randomHex,
+        now: opts.now,
+        beforeRename: async () => {
+          const j = await journaled;
+          if (j instanceof Error) {
+            warnings.push(
+              `the edit was written but could not be journaled, so it cannot be undone: ${j.message}`,
+            );
+          } else if (j) held.entry = j;
+          await unchanged();
+        },
+        exclusive: loaded.stats === null,
+        shown: at.path,
+      });
+    } catch (err) {
+      // Whatever stopped the write, an entry for it must not stay behind as the newest.
+      const j = await journaled;
+      if (j && !(j instanceof Error)) await j.discard();
+      throw err;
+    }
+    await held.entry?.landed().catch(() => undefined);
     // The one window left (see confine.ts): the directory itself moved out since the last check.
     // The bytes are written; say so rather than stay silent.
     await pinned.verify().catch((err: unknown) => {
@@ -215,23 +244,24 @@ export async function commit(
   } finally {
     if (ownDir) await pinned.close();
   }
-  if (!opts.journal) return warnings;
-  try {
-    await recordEdit(
-      deps.journal,
-      at.real,
-      at.path,
-      opts.op,
-      loaded.bytes,
-      next,
-      loaded.hash,
-      opts.hash,
-      opts.splices,
-    );
-  } catch (err) {
-    warnings.push(
-      `the edit was written but could not be journaled, so it cannot be undone: ${(err as Error).message}`,
-    );
-  }
   return warnings;
+}
+
+/** Record the edit in the journal; an Error (never a rejection) when that failed. */
+function journal(
+  deps: StoreDeps,
+  loaded: Loaded,
+  next: Buffer,
+  opts: CommitOptions,
+): Promise<Recorded | Error> {
+  return recordEdit(deps.journal, {
+    real: loaded.at.real,
+    path: loaded.at.path,
+    op: opts.op,
+    before: loaded.bytes,
+    after: next,
+    beforeHash: loaded.hash,
+    afterHash: opts.hash ?? sha256(next),
+    splices: opts.splices,
+  }).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
 }

@@ -19,6 +19,8 @@ export interface Doc {
    * decoded file without CR is exactly that text (the lines are slices of it anyway).
    */
   flat?: string;
+  /** The bytes this document encodes to, when kept (a snapshot): `flat` can be decoded from them. */
+  source?: Uint8Array;
 }
 
 export function sha256(data: Uint8Array | string): string {
@@ -44,14 +46,19 @@ export function decode(bytes: Uint8Array, path: string): Doc {
   if (!isUtf8(bytes)) {
     throw new EditError("binary_file", `${path} is not valid UTF-8; refusing to edit it as text`, { path });
   }
+  const { bom, text } = textOf(bytes);
+  const split = splitLines(text);
+  return text.includes("\r") ? { bom, ...split } : { bom, ...split, flat: text };
+}
+
+/** The text of valid UTF-8 bytes, without the BOM (and whether there was one). */
+export function textOf(bytes: Uint8Array): { bom: boolean; text: string } {
   // Most source files are pure ASCII, where latin1 decoding gives the same string as UTF-8 about
   // twenty times faster (a byte copy instead of a UTF-8 decode of the whole file).
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let text = isAscii(bytes) ? buf.toString("latin1") : buf.toString("utf8");
+  const text = isAscii(bytes) ? buf.toString("latin1") : buf.toString("utf8");
   const bom = text.charCodeAt(0) === 0xfeff;
-  if (bom) text = text.slice(1);
-  const split = splitLines(text);
-  return text.includes("\r") ? { bom, ...split } : { bom, ...split, flat: text };
+  return { bom, text: bom ? text.slice(1) : text };
 }
 
 /** Split text into lines and their endings, keeping every byte. */
@@ -218,7 +225,7 @@ export function lineEndingStyle(doc: Doc): "lf" | "crlf" | "mixed" | "none" {
 // a 100,000-line file is counted once. Keyed by the eols array, which is not changed once built.
 const eolCounts = new WeakMap<Eol[], { crlf: number; lf: number }>();
 
-function countEols(doc: Doc): { crlf: number; lf: number } {
+export function countEols(doc: Doc): { crlf: number; lf: number } {
   const known = eolCounts.get(doc.eols);
   if (known) return known;
   let crlf = 0;

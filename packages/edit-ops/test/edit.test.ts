@@ -269,3 +269,17 @@ describe("delete", () => {
     expect((await failure(editor.delete({ path: "a.txt:4" }))).code).toBe("out_of_range");
   });
 });
+
+describe("a file changed by someone else between two edits", () => {
+  it("is edited as it is now, even at the same size", async () => {
+    const { editor, file, text } = setup();
+    file("a.txt", "one\ntwo\nsix\n");
+    await editor.replace({ path: "a.txt:1", content: "ONE" });
+    // Another writer, same length: only the bytes tell the difference.
+    file("a.txt", "ONE\nTWO\nsix\n");
+    const r = await editor.replace({ path: "a.txt:3", content: "SIX" });
+    expect(text("a.txt")).toBe("ONE\nTWO\nSIX\n");
+    expect(r.removed[0]!.text).toBe("six\n");
+    expect((await editor.read({ path: "a.txt:2" })).content).toBe("TWO\n");
+  });
+});

@@ -70,7 +70,7 @@ describe("preview of every operation", () => {
       const preview = await run(true);
       expect(bytes("f.txt").toString(), name).toBe(start);
       expect(
-        readdirSync(journalDir, { recursive: true }).filter((n) => String(n).endsWith(".json")),
+        readdirSync(journalDir, { recursive: true }).filter((n) => String(n).endsWith(".edit")),
         name,
       ).toEqual([]);
       expect(readdirSync(root), name).toEqual(["f.txt"]);

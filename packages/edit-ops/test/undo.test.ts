@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createEditor } from "../src/index.js";
@@ -91,7 +91,7 @@ describe("undo", () => {
     file("a.txt", "0\n");
     for (let i = 1; i <= 5; i++) await editor.replace({ path: "a.txt:1", content: String(i) });
     const [dir] = readdirSync(journalDir);
-    const entries = readdirSync(join(journalDir, dir!)).filter((n) => n.endsWith(".json"));
+    const entries = readdirSync(join(journalDir, dir!)).filter((n) => n.endsWith(".edit"));
     expect(entries).toHaveLength(3);
     expect(statSync(join(journalDir, dir!)).mode & 0o777).toBe(0o700);
     expect(statSync(join(journalDir, dir!, entries[0]!)).mode & 0o777).toBe(0o600);
@@ -112,9 +112,10 @@ describe("undo", () => {
       ],
     });
     const [dir] = readdirSync(journalDir);
-    const bins = readdirSync(join(journalDir, dir!)).filter((n) => n.endsWith(".bin"));
-    expect(bins).toHaveLength(2);
-    for (const bin of bins) expect(statSync(join(journalDir, dir!, bin)).size).toBeLessThan(100);
+    const entries = readdirSync(join(journalDir, dir!)).filter((n) => n.endsWith(".edit"));
+    expect(entries).toHaveLength(2);
+    // A header line and the few removed bytes, not a copy of the 20,000-line file.
+    for (const e of entries) expect(statSync(join(journalDir, dir!, e)).size).toBeLessThan(400);
     await editor.undo({ path: "big.txt" });
     await editor.undo({ path: "big.txt" });
     expect(bytes("big.txt").equals(original)).toBe(true);
@@ -125,20 +126,59 @@ describe("undo", () => {
     file("a.txt", "a\n");
     await editor.replace({ path: "a.txt:1", content: "b" });
     const [dir] = readdirSync(journalDir);
-    const bin = readdirSync(join(journalDir, dir!)).find((n) => n.endsWith(".bin"))!;
-    writeFileSync(join(journalDir, dir!, bin), "tampered");
+    const name = readdirSync(join(journalDir, dir!)).find((n) => n.endsWith(".edit"))!;
+    const path = join(journalDir, dir!, name);
+    const raw = readFileSync(path);
+    const nl = raw.indexOf(10);
+    const head = raw.subarray(0, nl + 1);
+    writeFileSync(path, Buffer.concat([head, Buffer.from("tampered")]));
     expect((await failure(editor.undo({ path: "a.txt" }))).code).toBe("io_error");
     expect(bytes("a.txt").toString()).toBe("b\n");
-    const json = join(journalDir, dir!, bin.replace(".bin", ".json"));
-    const entry = JSON.parse(readFileSync(json, "utf8")) as Record<string, unknown>;
+    const entry = JSON.parse(head.toString("utf8")) as Record<string, unknown>;
     for (const splices of [[1, 2, 3], [[0, -1, 1]], [["0", 1, 1]], "x"]) {
-      writeFileSync(json, JSON.stringify({ ...entry, splices }));
+      writeFileSync(
+        path,
+        Buffer.concat([Buffer.from(`${JSON.stringify({ ...entry, splices })}\n`), raw.subarray(nl + 1)]),
+      );
       const err = await failure(editor.undo({ path: "a.txt" }));
       expect(`${JSON.stringify(splices)}: ${err.code}`).toBe(`${JSON.stringify(splices)}: io_error`);
     }
+    const json = path;
     writeFileSync(json, "{ not json");
     expect((await failure(editor.undo({ path: "a.txt" }))).code).toBe("io_error");
     expect(bytes("a.txt").toString()).toBe("b\n");
+  });
+});
+
+describe("undo after a crash between journaling and writing", () => {
+  it("skips an entry whose edit never landed and undoes the one below it", async () => {
+    const { editor, file, bytes } = setup();
+    file("a.txt", "a\n");
+    await editor.replace({ path: "a.txt:1", content: "b" });
+    await editor.replace({ path: "a.txt:1", content: "c" });
+    // The second entry is on disk, but the process died before the rename: the file is as before it.
+    file("a.txt", "b\n");
+    const r = await editor.undo({ path: "a.txt" });
+    expect(r.written).toBe(true);
+    expect(bytes("a.txt").toString()).toBe("a\n");
+    expect((await failure(editor.undo({ path: "a.txt" }))).code).toBe("nothing_to_undo");
+  });
+
+  it("still reads an entry of the older two-file layout", async () => {
+    const { editor, file, journalDir, bytes } = setup();
+    file("a.txt", "one\ntwo\n");
+    await editor.replace({ path: "a.txt:2", content: "TWO" });
+    const [dir] = readdirSync(journalDir);
+    const name = readdirSync(join(journalDir, dir!)).find((n) => n.endsWith(".edit"))!;
+    const raw = readFileSync(join(journalDir, dir!, name));
+    const nl = raw.indexOf(10);
+    const base = join(journalDir, dir!, name.slice(0, -".edit".length));
+    writeFileSync(`${base}.json`, raw.subarray(0, nl + 1));
+    writeFileSync(`${base}.bin`, raw.subarray(nl + 1));
+    unlinkSync(join(journalDir, dir!, name));
+    await editor.undo({ path: "a.txt" });
+    expect(bytes("a.txt").toString()).toBe("one\ntwo\n");
+    expect(readdirSync(join(journalDir, dir!))).toEqual([]);
   });
 });
 

@@ -1,0 +1,72 @@
+// Decoded snapshots of the files this editor last loaded or wrote, so a file edited again (the
+// usual agent loop: read, edit, edit) is not decoded and hashed from scratch each time. A
+// snapshot is used only when the bytes just read from disk are byte-identical to the bytes it was
+// made from (one memcmp, far cheaper than UTF-8 validation, line splitting and SHA-256), so it
+// can never stand in for content that changed, whoever changed it. Bounded by total bytes.
+
+import type { Doc } from "./text.js";
+
+interface Snapshot {
+  bytes: Uint8Array;
+  hash: string;
+  doc: Doc;
+}
+
+const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+
+export class Snapshots {
+  readonly #byPath = new Map<string, Snapshot>();
+  #bytes = 0;
+
+  constructor(readonly maxBytes = DEFAULT_MAX_BYTES) {}
+
+  /** The hash and document of `bytes`, when they are exactly the bytes last seen at `real`. */
+  get(real: string, bytes: Uint8Array): { hash: string; doc: Doc } | undefined {
+    const s = this.#byPath.get(real);
+    if (!s || s.bytes.length !== bytes.length || Buffer.compare(s.bytes, bytes) !== 0) return undefined;
+    // Most recently used last, so eviction takes the oldest.
+    this.#byPath.delete(real);
+    this.#byPath.set(real, s);
+    return s;
+  }
+
+  /** Remember `bytes` as the content of `real`, with its hash and decoded document. */
+  remember(real: string, bytes: Uint8Array, hash: string, doc: Doc): void {
+    this.forget(real);
+    if (bytes.length > this.maxBytes) return;
+    this.#byPath.set(real, { bytes, hash, doc });
+    this.#bytes += bytes.length;
+    for (const [key, s] of this.#byPath) {
+      if (this.#bytes <= this.maxBytes) break;
+      this.#byPath.delete(key);
+      this.#bytes -= s.bytes.length;
+    }
+  }
+
+  forget(real: string): void {
+    const s = this.#byPath.get(real);
+    if (!s) return;
+    this.#byPath.delete(real);
+    this.#bytes -= s.bytes.length;
+  }
+}
+
+/**
+ * True when `decode` of `doc`'s encoding gives `doc` back, so it may stand for those bytes.
+ * Lines copied unchanged from a decoded document (`from[j] >= 0`) already are what decode makes,
+ * wherever they now sit, except at the two ends: only the first line can be taken for a BOM and
+ * only the last one may lack an ending. A new line breaks it by ending in a lone CR before an LF
+ * ("a\r" + "\n" reads back as "a" + "\r\n").
+ */
+export function decodesTo(doc: Doc, from: Int32Array): boolean {
+  const n = doc.lines.length;
+  if (n === 0) return true;
+  if (!doc.bom && doc.lines[0]!.charCodeAt(0) === 0xfeff) return false;
+  if (doc.eols[n - 1] === "" && doc.lines[n - 1] === "") return false;
+  for (let j = 0; j < n; j++) {
+    if (from[j]! >= 0) continue;
+    const line = doc.lines[j]!;
+    if (doc.eols[j] === "\n" && line.charCodeAt(line.length - 1) === 13) return false;
+  }
+  return true;
+}
