@@ -10,6 +10,7 @@ import { EditError } from "./errors.js";
 import { checkAllText, contentSize, noPosition, parseBatchEdit, positive, replacement } from "./inputs.js";
 import { createMutator } from "./mutate.js";
 import { parsePathSpec } from "./pathspec.js";
+import { timed } from "./phases.js";
 import { emptyPlan, insertEdit, rangeEdit, textEdit, tooLong } from "./plan.js";
 import { parseRead, readLines } from "./read.js";
 import { openRoots, resolvePath } from "./roots.js";
@@ -163,18 +164,20 @@ export function createEditor(options: EditorOptions): Editor {
         const doc = loaded.doc!;
         const plan = emptyPlan();
         const anchor = anchorOf(rangeHash, moved);
-        if (pos.all) {
-          if (old !== undefined) checkAllText(doc, old, loaded.at.path);
-          if (anchor) checkAnchored(doc, 1, doc.lines.length, anchor, loaded.at.path);
-          if (doc.lines.length === 0) insertEdit(plan, doc, loaded.at.path, 0, content, 0);
-          else rangeEdit(plan, doc, loaded.at.path, 1, doc.lines.length, content, undefined, 0);
-        } else if (pos.start !== undefined) {
-          rangeEdit(plan, doc, loaded.at.path, pos.start, pos.end!, content, old, 0, anchor);
-        } else if (old !== undefined) {
-          textEdit(plan, doc, loaded.at.path, old, content, 0, anchor);
-        } else {
-          throw noPosition("replace");
-        }
+        timed("plan", () => {
+          if (pos.all) {
+            if (old !== undefined) checkAllText(doc, old, loaded.at.path);
+            if (anchor) checkAnchored(doc, 1, doc.lines.length, anchor, loaded.at.path);
+            if (doc.lines.length === 0) insertEdit(plan, doc, loaded.at.path, 0, content, 0);
+            else rangeEdit(plan, doc, loaded.at.path, 1, doc.lines.length, content, undefined, 0);
+          } else if (pos.start !== undefined) {
+            rangeEdit(plan, doc, loaded.at.path, pos.start, pos.end!, content, old, 0, anchor);
+          } else if (old !== undefined) {
+            textEdit(plan, doc, loaded.at.path, old, content, 0, anchor);
+          } else {
+            throw noPosition("replace");
+          }
+        });
         return applyPlan("replace", loaded, plan, preview);
       });
     },

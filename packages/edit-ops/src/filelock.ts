@@ -224,7 +224,12 @@ function parseHolder(text: string): Holder | null {
  * edited a file leaves one), so a crash does not leave a lock file in the tree until that very
  * file is edited again. Returns how many were removed.
  */
-export async function removeDeadLocks(dir: DirRef, randomHex: () => string): Promise<number> {
+export async function removeDeadLocks(
+  dir: DirRef,
+  randomHex: () => string,
+  /** The lock this caller holds: live by definition, so not inspected. */
+  own?: string,
+): Promise<number> {
   let names: string[];
   try {
     names = await readdir(dir.entry("."));
@@ -233,7 +238,7 @@ export async function removeDeadLocks(dir: DirRef, randomHex: () => string): Pro
   }
   let removed = 0;
   for (const name of names) {
-    if (!name.startsWith(".") || !name.endsWith(`.${LOCK_SUFFIX}`)) continue;
+    if (!name.startsWith(".") || !name.endsWith(`.${LOCK_SUFFIX}`) || name === own) continue;
     const verdict = await inspect(dir.entry(name));
     if (verdict.kind !== "stale") continue;
     await breakLock(dir, name, verdict.id, randomHex);

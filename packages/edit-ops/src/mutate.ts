@@ -7,6 +7,7 @@ import { balanceWarnings, checksFor, compareTallies, TallyCache, tally, tallyByt
 import type { Change } from "./diff.js";
 import { EditError } from "./errors.js";
 import { processLocks } from "./lock.js";
+import { timed } from "./phases.js";
 import type { Plan } from "./plan.js";
 import { rehash } from "./rehash.js";
 import { buildResult } from "./result.js";
@@ -78,7 +79,9 @@ export function createMutator({ roots, deps, io, maxDiffBytes }: MutatorContext)
       doc: after,
       placed,
       from,
-    } = splice(before, plan.regions, plan.emptyFinalNewline, plan.contentCrlf ? "\r\n" : "\n");
+    } = timed("plan", () =>
+      splice(before, plan.regions, plan.emptyFinalNewline, plan.contentCrlf ? "\r\n" : "\n"),
+    );
     const changes = plan.regions.map((r, i) => ({
       oldStart: r.start,
       oldEnd: r.end,
@@ -91,7 +94,8 @@ export function createMutator({ roots, deps, io, maxDiffBytes }: MutatorContext)
     }
     if (!loaded.bytes)
       return finish(op, loaded, after, encode(after), changes, plan.removed, preview, warnings);
-    const next = encodeSpliced(before, loaded.bytes, after, from);
+    const bytes = loaded.bytes;
+    const next = timed("plan", () => encodeSpliced(before, bytes, after, from));
     return finish(
       op,
       loaded,
@@ -133,7 +137,7 @@ export function createMutator({ roots, deps, io, maxDiffBytes }: MutatorContext)
     const hash =
       !changed && loaded.hash !== null
         ? loaded.hash
-        : rehash(loaded.at.real, loaded.hash, next, samePrefix(splices), !preview);
+        : timed("hash", () => rehash(loaded.at.real, loaded.hash, next, samePrefix(splices), !preview));
     const before = loaded.doc ?? emptyDoc();
     const balance = changed && loaded.bytes ? checkBalance(loaded, before, after, changes) : null;
     if (balance) warnings.push(...balance.warnings);
@@ -152,24 +156,26 @@ export function createMutator({ roots, deps, io, maxDiffBytes }: MutatorContext)
       if (reusable) deps.snapshots.remember(loaded.at.real, next, hash, { ...after, source: next });
       else deps.snapshots.forget(loaded.at.real);
     }
-    return buildResult({
-      op,
-      path: loaded.at.path,
-      display: loaded.at.display,
-      before,
-      after,
-      changes: changed ? changes : [],
-      removed: changed ? removed : [],
-      preview,
-      written,
-      changed,
-      created: loaded.bytes === null,
-      deleted: false,
-      oldHash: loaded.hash,
-      hash,
-      warnings,
-      maxDiffBytes,
-    });
+    return timed("diff", () =>
+      buildResult({
+        op,
+        path: loaded.at.path,
+        display: loaded.at.display,
+        before,
+        after,
+        changes: changed ? changes : [],
+        removed: changed ? removed : [],
+        preview,
+        written,
+        changed,
+        created: loaded.bytes === null,
+        deleted: false,
+        oldHash: loaded.hash,
+        hash,
+        warnings,
+        maxDiffBytes,
+      }),
+    );
   };
 
   /** Bytes at the start of the new file known to be the old file's: up to the first splice. */

@@ -12,8 +12,9 @@ import { basename, dirname } from "node:path";
 import { changedUnderneath, sameFile, writeAtomic } from "./atomic.js";
 import { type DirRef, makeDirs, openEntry, pinDir } from "./confine.js";
 import { EditError, fsError } from "./errors.js";
-import { type FileLock, lockFile, removeDeadLocks } from "./filelock.js";
+import { type FileLock, lockFile, lockName, removeDeadLocks } from "./filelock.js";
 import { type JournalDeps, type Recorded, recordEdit } from "./journal.js";
+import { timed } from "./phases.js";
 import type { ResolvedPath, Root } from "./roots.js";
 import type { Snapshots } from "./snapshots.js";
 import { type ByteSplice, type Doc, decode, sha256 } from "./text.js";
@@ -59,13 +60,16 @@ export async function withLoaded<T>(
   let lock: FileLock | null = null;
   try {
     if (opts.lock && dir) {
-      lock = await lockFile(dir, basename(at.real), {
-        timeoutMs: deps.lockTimeoutMs,
-        shown: at.path,
-        randomHex: deps.randomHex,
-      });
+      const pinned = dir;
+      lock = await timed("lock", () =>
+        lockFile(pinned, basename(at.real), {
+          timeoutMs: deps.lockTimeoutMs,
+          shown: at.path,
+          randomHex: deps.randomHex,
+        }),
+      );
     }
-    const loaded = await readEntry(deps, at, dir, opts);
+    const loaded = await timed("read", () => readEntry(deps, at, dir, opts));
     loaded.lock = lock;
     return await fn(loaded);
   } finally {
@@ -103,13 +107,14 @@ async function readEntry(
       );
     }
     let bytes: Buffer;
+    let known: { hash: string; doc: Doc } | undefined;
     try {
-      bytes = await handle.readFile();
+      ({ bytes, known } = await deps.snapshots.read(at.real, handle, stats.size));
     } catch (err) {
       throw fsError(err, at.path, "read");
     }
-    if (opts.decode === false) return { at, stats, bytes, doc: null, hash: sha256(bytes), dir, lock: null };
-    const known = deps.snapshots.get(at.real, bytes);
+    if (opts.decode === false)
+      return { at, stats, bytes, doc: null, hash: known?.hash ?? sha256(bytes), dir, lock: null };
     if (known) return { at, stats, bytes, doc: known.doc, hash: known.hash, dir, lock: null };
     const doc = decode(bytes, at.path);
     const hash = sha256(bytes);
@@ -204,29 +209,31 @@ export async function commit(
         `${at.path} had ${loaded.stats.nlink} hard links; the atomic write gave this path a new inode, so the other links keep the old content`,
       );
     }
-    await removeDeadLocks(pinned, deps.randomHex);
+    await removeDeadLocks(pinned, deps.randomHex, loaded.lock ? lockName(name) : undefined);
     // The journal entry (which holds the removed bytes) is written while the temp file is, and
     // must be durable before the rename: a crash can then leave an entry whose edit never landed
     // (undo skips it), never a replaced file without its entry.
     const journaled = opts.journal ? journal(deps, loaded, next, opts) : null;
     const held: { entry: Recorded | null } = { entry: null };
     try {
-      await writeAtomic(pinned, name, next, {
-        previous: loaded.stats,
-        randomHex: opts.randomHex,
-        now: opts.now,
-        beforeRename: async () => {
-          const j = await journaled;
-          if (j instanceof Error) {
-            warnings.push(
-              `the edit was written but could not be journaled, so it cannot be undone: ${j.message}`,
-            );
-          } else if (j) held.entry = j;
-          await unchanged();
-        },
-        exclusive: loaded.stats === null,
-        shown: at.path,
-      });
+      await timed("write", () =>
+        writeAtomic(pinned, name, next, {
+          previous: loaded.stats,
+          randomHex: opts.randomHex,
+          now: opts.now,
+          beforeRename: async () => {
+            const j = await journaled;
+            if (j instanceof Error) {
+              warnings.push(
+                `the edit was written but could not be journaled, so it cannot be undone: ${j.message}`,
+              );
+            } else if (j) held.entry = j;
+            await unchanged();
+          },
+          exclusive: loaded.stats === null,
+          shown: at.path,
+        }),
+      );
     } catch (err) {
       // Whatever stopped the write, an entry for it must not stay behind as the newest.
       const j = await journaled;
@@ -254,14 +261,18 @@ function journal(
   next: Buffer,
   opts: CommitOptions,
 ): Promise<Recorded | Error> {
-  return recordEdit(deps.journal, {
-    real: loaded.at.real,
-    path: loaded.at.path,
-    op: opts.op,
-    before: loaded.bytes,
-    after: next,
-    beforeHash: loaded.hash,
-    afterHash: opts.hash ?? sha256(next),
-    splices: opts.splices,
-  }).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
+  const record = () =>
+    recordEdit(deps.journal, {
+      real: loaded.at.real,
+      path: loaded.at.path,
+      op: opts.op,
+      before: loaded.bytes,
+      after: next,
+      beforeHash: loaded.hash,
+      afterHash: opts.hash ?? sha256(next),
+      splices: opts.splices,
+    });
+  return timed("journal", record).catch((err: unknown) =>
+    err instanceof Error ? err : new Error(String(err)),
+  );
 }
