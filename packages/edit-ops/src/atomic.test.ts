@@ -80,7 +80,7 @@ describe("removeStaleTemps", () => {
     const live = tempName("f.txt", "cccccccccccccccc"); // this process: alive
     for (const n of [...gone, live, ".f.txt.keep.tmp", `.f.txt.${dead}-short${TEMP_SUFFIX}`])
       writeFileSync(join(d, n), "x");
-    expect(await removeStaleTemps(plainDir(d), Date.now())).toBe(2);
+    expect(removeStaleTemps(plainDir(d), Date.now())).toBe(2);
     expect(readdirSync(d).sort()).toEqual(
       [".f.txt.keep.tmp", `.f.txt.${dead}-short${TEMP_SUFFIX}`, live].sort(),
     );
@@ -89,7 +89,7 @@ describe("removeStaleTemps", () => {
   it("removes old-style temp names (no pid) only once they are ten minutes old", async () => {
     const d = tmp();
     writeFileSync(join(d, `.f.txt.aaaaaaaaaaaaaaaa${TEMP_SUFFIX}`), "x");
-    expect(await removeStaleTemps(plainDir(d), Date.now())).toBe(0);
-    expect(await removeStaleTemps(plainDir(d), Date.now() + 3600_000)).toBe(1);
+    expect(removeStaleTemps(plainDir(d), Date.now())).toBe(0);
+    expect(removeStaleTemps(plainDir(d), Date.now() + 3600_000)).toBe(1);
   });
 });

@@ -10,9 +10,23 @@
 // writer is dead (same user, pid not running) is provably a crash leftover and is removed by the
 // next write into that directory, whatever file it was for; names without a pid (older
 // versions) go after STALE_MS.
+//
+// Metadata calls (rename, link, unlink, lstat, readdir, fstat, fchmod) are synchronous: each
+// takes microseconds, while a trip through the thread pool costs a millisecond or more on a
+// loaded machine. Writing the bytes and every fsync stay async.
 
 import type { Stats } from "node:fs";
-import { type FileHandle, link, lstat, open, readdir, rename, unlink } from "node:fs/promises";
+import {
+  fchmodSync,
+  fchownSync,
+  fstatSync,
+  linkSync,
+  lstatSync,
+  readdirSync,
+  renameSync,
+  unlinkSync,
+} from "node:fs";
+import { type FileHandle, open } from "node:fs/promises";
 import type { DirRef } from "./confine.js";
 import { EditError, fsError } from "./errors.js";
 import { pidAlive } from "./liveness.js";
@@ -61,7 +75,7 @@ export async function writeAtomic(
   opts: AtomicWriteOptions,
 ): Promise<void> {
   const shown = opts.shown ?? name;
-  if (opts.cleanStale !== false) await removeStaleTemps(dir, opts.now());
+  if (opts.cleanStale !== false) removeStaleTemps(dir, opts.now());
   const tmp = tempName(name, opts.randomHex());
   const mode = opts.previous ? opts.previous.mode & 0o7777 : (opts.mode ?? 0o666);
   let handle: FileHandle | undefined;
@@ -76,18 +90,18 @@ export async function writeAtomic(
     if (opts.previous) {
       // Owner first: chown(2) clears setuid/setgid (for root too), so the mode comes after it.
       // open() is masked by the umask; the old mode must come back exactly (setuid bits included).
-      await keepOwner(handle, opts.previous);
-      await handle.chmod(mode);
+      keepOwner(handle.fd, opts.previous);
+      fchmodSync(handle.fd, mode);
     }
     await timed("fsync", () => handle!.sync());
     await handle.close();
     handle = undefined;
     if (opts.beforeRename) await opts.beforeRename();
     if (opts.exclusive) await placeExclusive(dir, tmp, name, shown);
-    else await rename(dir.entry(tmp), dir.entry(name));
+    else renameSync(dir.entry(tmp), dir.entry(name));
   } catch (err) {
     if (handle) await handle.close().catch(() => undefined);
-    await unlink(dir.entry(tmp)).catch(() => undefined);
+    quietUnlink(dir.entry(tmp));
     throw fsError(err, shown, "write");
   }
   await timed("fsync", () => dir.sync());
@@ -108,7 +122,7 @@ async function writeAll(handle: FileHandle, data: Uint8Array): Promise<void> {
 /** link(2) refuses to replace: a file created by someone else meanwhile is a conflict, not lost. */
 async function placeExclusive(dir: DirRef, tmp: string, name: string, shown: string): Promise<void> {
   try {
-    await link(dir.entry(tmp), dir.entry(name));
+    linkSync(dir.entry(tmp), dir.entry(name));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "EEXIST") {
@@ -120,17 +134,25 @@ async function placeExclusive(dir: DirRef, tmp: string, name: string, shown: str
     }
     if (code !== "EPERM" && code !== "ENOTSUP" && code !== "ENOSYS" && code !== "EXDEV") throw err;
     // No hard links on this file system: the pre-rename check is the only guard left.
-    await rename(dir.entry(tmp), dir.entry(name));
+    renameSync(dir.entry(tmp), dir.entry(name));
     return;
   }
-  await unlink(dir.entry(tmp)).catch(() => undefined);
+  quietUnlink(dir.entry(tmp));
 }
 
-async function keepOwner(handle: FileHandle, previous: Stats): Promise<void> {
-  const st = await handle.stat();
+function quietUnlink(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Already gone.
+  }
+}
+
+function keepOwner(fd: number, previous: Stats): void {
+  const st = fstatSync(fd);
   if (st.uid === previous.uid && st.gid === previous.gid) return;
   try {
-    await handle.chown(previous.uid, previous.gid);
+    fchownSync(fd, previous.uid, previous.gid);
   } catch {
     // Only root may give a file away; an ordinary user keeps its own uid — documented behaviour.
   }
@@ -145,10 +167,10 @@ const OURS = /^\..+\.(?:(\d{1,10})-)?[0-9a-f]{16}\.caveman-tmp$/;
  * without a pid) older than STALE_MS. A live writer's temp file is never touched. Returns how
  * many were removed.
  */
-export async function removeStaleTemps(dir: DirRef, now: number): Promise<number> {
+export function removeStaleTemps(dir: DirRef, now: number): number {
   let names: string[];
   try {
-    names = await readdir(dir.entry("."));
+    names = readdirSync(dir.entry("."));
   } catch {
     return 0;
   }
@@ -160,11 +182,11 @@ export async function removeStaleTemps(dir: DirRef, now: number): Promise<number
     const pid = m[1];
     const p = dir.entry(entry);
     try {
-      const st = await lstat(p);
+      const st = lstatSync(p);
       if (!st.isFile() || (uid !== undefined && st.uid !== uid)) continue;
       const stale = pid !== undefined ? !pidAlive(Number(pid)) : now - st.mtimeMs >= STALE_MS;
       if (!stale) continue;
-      await unlink(p);
+      unlinkSync(p);
       removed++;
     } catch {
       // Another process may have renamed or removed it first.

@@ -15,9 +15,12 @@
 // Written here rather than taken from proper-lockfile: that library judges staleness only by
 // age (a crashed holder blocks the file for its whole stale period, 10 s by default), keeps a
 // timer refreshing the lock's mtime while held, and offers no identity check before our rename.
+// The small metadata calls (link, lstat, rename, unlink, a write of ~150 bytes) are synchronous:
+// each takes microseconds, while a trip through the thread pool costs a millisecond or more on
+// a loaded machine, and an edit makes a dozen of them. Waiting for another holder stays async.
 
-import { constants } from "node:fs";
-import { link, lstat, open, readdir, rename, unlink, writeFile } from "node:fs/promises";
+import { constants, linkSync, lstatSync, readdirSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { open } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { threadId } from "node:worker_threads";
 import { tempName, tempPrefix } from "./atomic.js";
@@ -100,12 +103,12 @@ async function tryCreate(dir: DirRef, lname: string, opts: LockOptions): Promise
   const tmp = dir.entry(tempName(lname, opts.randomHex()));
   const me: Holder = { ...whoAmI(), tid: threadId, at: Date.now() };
   try {
-    await writeFile(tmp, JSON.stringify(me), { flag: "wx", mode: 0o600 });
+    writeFileSync(tmp, JSON.stringify(me), { flag: "wx", mode: 0o600 });
   } catch (err) {
     throw fsError(err, opts.shown, "lock");
   }
   try {
-    await link(tmp, path);
+    linkSync(tmp, path);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "EEXIST") return null;
@@ -114,9 +117,9 @@ async function tryCreate(dir: DirRef, lname: string, opts: LockOptions): Promise
     }
     return createExclusive(path, me, opts.shown);
   } finally {
-    await unlink(tmp).catch(() => undefined);
+    quietUnlink(tmp);
   }
-  const st = await lstat(path);
+  const st = lstatSync(path);
   return { dev: st.dev, ino: st.ino };
 }
 
@@ -141,9 +144,9 @@ async function createExclusive(path: string, me: Holder, shown: string): Promise
 function held(dir: DirRef, lname: string, id: Identity, opts: LockOptions): FileLock {
   const path = dir.entry(lname);
   const shown = opts.shown;
-  const mine = async () => {
+  const mine = () => {
     try {
-      const st = await lstat(path);
+      const st = lstatSync(path);
       return st.dev === id.dev && st.ino === id.ino;
     } catch {
       return false;
@@ -151,7 +154,7 @@ function held(dir: DirRef, lname: string, id: Identity, opts: LockOptions): File
   };
   return {
     async verify() {
-      if (await mine()) return;
+      if (mine()) return;
       throw new EditError(
         "conflict",
         `${shown}: another process took over this file's edit lock while this edit ran; nothing was written — read it again and retry`,
@@ -232,7 +235,7 @@ export async function removeDeadLocks(
 ): Promise<number> {
   let names: string[];
   try {
-    names = await readdir(dir.entry("."));
+    names = readdirSync(dir.entry("."));
   } catch {
     return 0;
   }
@@ -251,19 +254,31 @@ export async function removeDeadLocks(
 async function breakLock(dir: DirRef, lname: string, id: Identity, randomHex: () => string): Promise<void> {
   const aside = dir.entry(tempName(lname, randomHex()));
   try {
-    await rename(dir.entry(lname), aside);
+    renameSync(dir.entry(lname), aside);
   } catch {
     return; // someone else moved or released it first
   }
   try {
-    const st = await lstat(aside);
+    const st = lstatSync(aside);
     if (st.dev !== id.dev || st.ino !== id.ino) {
       // A fresh lock was taken between our look and our rename: hand it back. If a third process
       // locked meanwhile, the fresh holder's verify() fails and it writes nothing.
-      await link(aside, dir.entry(lname)).catch(() => undefined);
+      try {
+        linkSync(aside, dir.entry(lname));
+      } catch {
+        // It is gone or taken again: either way not ours to restore.
+      }
     }
   } finally {
-    await unlink(aside).catch(() => undefined);
+    quietUnlink(aside);
+  }
+}
+
+function quietUnlink(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Already gone (another process cleaned up first).
   }
 }
 

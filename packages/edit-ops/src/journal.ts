@@ -10,7 +10,8 @@
 // still has the entry's `before_hash`) and skipped. Entries of older versions (`.json` + `.bin`)
 // are still read. Directories are 0700 and files 0600: the bytes may be private source.
 
-import { mkdir, readdir, readFile, unlink } from "node:fs/promises";
+import { mkdirSync, readdirSync } from "node:fs";
+import { readFile, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { writeAtomic } from "./atomic.js";
 import { plainDir } from "./confine.js";
@@ -66,10 +67,10 @@ function fileDir(deps: JournalDeps, real: string): string {
   return join(deps.dir, sha256(real).slice(0, 32));
 }
 
-async function seqs(dir: string): Promise<number[]> {
+function seqs(dir: string): number[] {
   let names: string[];
   try {
-    names = await readdir(dir);
+    names = readdirSync(dir);
   } catch {
     return [];
   }
@@ -127,10 +128,10 @@ function singleSplice(before: Uint8Array, after: Uint8Array): ByteSplice {
  */
 export async function recordEdit(deps: JournalDeps, rec: EditRecord): Promise<Recorded> {
   const dir = fileDir(deps, rec.real);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const old = rec.before ?? new Uint8Array(0);
   const spans = rec.splices ?? [singleSplice(old, rec.after)];
-  const existing = await seqs(dir);
+  const existing = seqs(dir);
   const seq = (existing[existing.length - 1] ?? 0) + 1;
   const entry: JournalEntry = {
     v: 1,
@@ -209,7 +210,7 @@ export async function prepareUndo(
   current: Buffer | null,
 ): Promise<PendingUndo> {
   const dir = fileDir(deps, real);
-  const all = await seqs(dir);
+  const all = seqs(dir);
   const hash = current ? sha256(current) : null;
   for (;;) {
     const seq = all.pop();

@@ -7,7 +7,8 @@
 // still ours and the file as loaded, then records the edit in the undo journal.
 
 import type { Stats } from "node:fs";
-import { lstat, unlink } from "node:fs/promises";
+import { fstatSync, lstatSync } from "node:fs";
+import { unlink } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { changedUnderneath, sameFile, writeAtomic } from "./atomic.js";
 import { type DirRef, makeDirs, openEntry, pinDir } from "./confine.js";
@@ -92,7 +93,7 @@ async function readEntry(
     return { at, stats: null, bytes: null, doc: null, hash: null, dir, lock: null };
   }
   try {
-    const stats = await handle.stat();
+    const stats = fstatSync(handle.fd);
     if (!stats.isFile()) {
       throw new EditError("invalid_argument", `${at.path} is not a regular file (a directory or device)`, {
         path: at.path,
@@ -188,7 +189,7 @@ export async function commit(
     await loaded.lock?.verify();
     let now: Stats | null = null;
     try {
-      now = await lstat(pinned.entry(name));
+      now = lstatSync(pinned.entry(name));
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw fsError(err, at.path, "stat");
     }
