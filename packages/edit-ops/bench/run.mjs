@@ -1,8 +1,11 @@
 // Edit latency on a 100,000-line file: a one-line replace (by range, by exact text, and anchored
 // by range_hash) and a 10-edit batch spread over the file, each a full operation (read, splice,
 // diff, atomic write with fsync, journal). Also a preview (no write) to separate compute from
-// disk, and a near miss (no_match with its diagnostics). Then the stale-context benchmark
-// (bench/stale.mjs). Results go to bench/results/edit-ops.json.
+// disk, and a near miss (no_match with its diagnostics). Beside them, in the same run and on its own
+// copy of the file, the official MCP filesystem server's edit_file path (validatePath, then
+// applyFileEdits: the library calls its tool handler makes) with the same one-line exact-text
+// replace. Then the stale-context benchmark (bench/stale.mjs). Results go to
+// bench/results/edit-ops.json.
 //
 // Before/after in one run: with EDIT_OPS_BASELINE=<another build's dist/index.js> (for instance a
 // clone of main, built), every operation is also timed on that build, interleaved call by call
@@ -13,6 +16,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { printTable, summarize, writeResults } from "@caveman/bench";
+import {
+  applyFileEdits,
+  setAllowedDirectories,
+  validatePath,
+} from "@modelcontextprotocol/server-filesystem/dist/lib.js";
 import { createEditor, isEditError } from "../dist/index.js";
 import { staleContext, staleRows } from "./stale.mjs";
 
@@ -85,8 +93,29 @@ async function operations(create, isError) {
   };
 }
 
+/** The filesystem server's edit_file, on its own copy: each call swaps line 60000 like ours. */
+function filesystemOperations() {
+  const root = tempDir("edit-ops-bench-fs-");
+  writeFileSync(join(root, "huge.ts"), text);
+  setAllowedDirectories([root]);
+  const texts = [
+    'export const value60000 = computeSomething(60000, "item 60000");',
+    "export const value60000 = 'replaced';",
+  ];
+  let side = 0;
+  return {
+    "replace exact text (1 line)": async () => {
+      const from = texts[side];
+      side = 1 - side;
+      const path = await validatePath(join(root, "huge.ts"));
+      return applyFileEdits(path, [{ oldText: from, newText: texts[side] }], false);
+    },
+  };
+}
+
 try {
   const builds = [["this", await operations(createEditor, isEditError)]];
+  builds.push(["filesystem edit_file", filesystemOperations()]);
   const baseline = process.env.EDIT_OPS_BASELINE;
   if (baseline) {
     const other = await import(pathToFileURL(baseline).href);
@@ -94,8 +123,11 @@ try {
   }
   const rows = [];
   for (const name of Object.keys(builds[0][1])) {
-    // range_hash did not exist before this build: the baseline would refuse the key.
-    const runs = builds.filter(([label]) => label === "this" || name !== "replace 1 line with range_hash");
+    // range_hash did not exist before this build: the baseline would refuse the key. The
+    // filesystem server has only the exact-text replace.
+    const runs = builds.filter(([label, ops]) =>
+      label === "baseline" ? name !== "replace 1 line with range_hash" : name in ops,
+    );
     const samples = runs.map(() => []);
     for (const [, ops] of runs) for (let i = 0; i < 3; i++) await ops[name](); // warm up
     for (let round = 0; round < ROUNDS; round++) {
@@ -109,7 +141,7 @@ try {
       const t = summarize(samples[k]);
       rows.push({
         operation: name,
-        ...(baseline ? { build: label } : {}),
+        build: label,
         n: t.n,
         p50_ms: t.p50Ms,
         p99_ms: t.p99Ms,
