@@ -222,7 +222,7 @@ function score(doc: Doc, needle: string, start: number, count: number, cols: num
  * The closest places to `needle` (already "\n"-normalised) in `doc`, best first; `hay` is the
  * file's "\n"-joined text and `starts` its line offsets (what the matcher already built).
  */
-export function nearMisses(doc: Doc, hay: string, starts: number[], needle: string): NearMiss[] {
+export function nearMisses(doc: Doc, hay: string, starts: ArrayLike<number>, needle: string): NearMiss[] {
   nearMissWork.scans = 0;
   nearMissWork.candidates = 0;
   nearMissWork.cells = 0;

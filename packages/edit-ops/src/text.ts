@@ -240,7 +240,7 @@ export function countEols(doc: Doc): { crlf: number; lf: number } {
 }
 
 /** The 0-based line holding `offset`, given each line's start offset (and a sentinel at the end). */
-export function lineAt(starts: number[], offset: number): number {
+export function lineAt(starts: ArrayLike<number>, offset: number): number {
   let lo = 0;
   let hi = starts.length - 2;
   while (lo < hi) {
