@@ -6,6 +6,16 @@ export type { EditErrorCode, EditErrorDetails } from "./errors.js";
 export { EditError, isEditError } from "./errors.js";
 export type { PathSpec } from "./pathspec.js";
 export { parsePathSpec } from "./pathspec.js";
+export { PHASE_CHANNEL, type Phase } from "./phases.js";
+export {
+  batchArgs,
+  deleteArgs,
+  insertArgs,
+  readArgs,
+  replaceArgs,
+  undoArgs,
+  writeArgs,
+} from "./schemas.js";
 export type {
   BatchEdit,
   BatchInput,

@@ -192,6 +192,8 @@ async function readEntry(dir: string, seq: number): Promise<{ entry: JournalEntr
 
 export interface PendingUndo {
   entry: JournalEntry;
+  /** The file's current bytes: exactly what the entry's edit left. */
+  current: Buffer;
   /** The bytes before the edit, or null when the edit created the file. */
   before: Buffer | null;
   /** Remove the entry once the undo is on disk. */
@@ -252,7 +254,12 @@ export async function prepareUndo(
         { path, ...(hash ? { hash } : {}) },
       );
     }
-    return { entry, before: restore(entry, removed, current, seq, path), commit: () => dropEntry(dir, seq) };
+    return {
+      entry,
+      current,
+      before: restore(entry, removed, current, seq, path),
+      commit: () => dropEntry(dir, seq),
+    };
   }
 }
 

@@ -2,26 +2,26 @@
 // lock, load one snapshot, check `expected_hash`, then splice, encode, diff and warn, and write
 // atomically and journal unless this is a preview. Nothing is written before every check passed.
 
-import { bool, expectedHash } from "./args.js";
 import { balanceWarnings, checksFor, compareTallies, TallyCache, tally, tallyBytes } from "./balance.js";
+import { commit } from "./commit.js";
 import type { Change } from "./diff.js";
 import { EditError } from "./errors.js";
+import { checkExpected, type FileDeps, type NoFile, type TextFile, withFile } from "./load.js";
 import { processLocks } from "./lock.js";
 import { timed } from "./phases.js";
-import type { Plan } from "./plan.js";
+import { emptyPlan, type Plan } from "./plan.js";
 import { rehash } from "./rehash.js";
+import type { Guard } from "./requests.js";
 import { buildResult } from "./result.js";
 import { type Root, resolvePath } from "./roots.js";
 import { decodesTo } from "./snapshots.js";
 import { splice } from "./splice.js";
-import { checkExpected, commit, type Loaded, type StoreDeps, withLoaded } from "./store.js";
 import {
   type ByteSplice,
   type Doc,
   docText,
   dominantEol,
   emptyDoc,
-  encode,
   encodeSpliced,
   lineEndingStyle,
 } from "./text.js";
@@ -29,52 +29,82 @@ import type { EditResult } from "./types.js";
 
 export interface MutatorContext {
   roots: Root[];
-  deps: StoreDeps;
+  deps: FileDeps;
   io: { randomHex: () => string; now: () => number };
   maxDiffBytes: number;
 }
 
+/** A mutating request: where, its guard, and whether range hashes stand in for expected_hash. */
+export interface Target extends Guard {
+  path: string;
+  /** Every edit carries a range_hash (see `editFile`). */
+  anchored: boolean;
+}
+
+/** A whole new content for a file, with what the caller knows about how it differs. */
+export interface Outcome {
+  op: EditResult["op"];
+  file: TextFile | NoFile;
+  after: Doc;
+  next: Buffer;
+  changes: Change[];
+  removed: EditResult["removed"];
+  preview: boolean;
+  warnings: string[];
+  createDirs?: boolean;
+  /** The byte splices from the file's bytes to `next`, when known. */
+  splices?: ByteSplice[];
+  /** `after` is exactly what decoding `next` gives, so it may serve the next edit (snapshots.ts). */
+  reusable?: boolean;
+}
+
 export function createMutator({ roots, deps, io, maxDiffBytes }: MutatorContext) {
-  const locks = processLocks;
   const tallies = new TallyCache();
 
   /**
-   * When every edit carries a `range_hash`, the range hashes decide whether a changed file may
-   * still be edited, and `expected_hash` only tells them whether the file moved (`fn`'s third
-   * argument: true/false, or null when no expected_hash was given). One edit without a range hash
-   * keeps the whole-file check: it has nothing else to stand on.
+   * Edit an existing file. When every edit carries a `range_hash`, the range hashes decide whether
+   * a changed file may still be edited, and `expected_hash` only tells them whether the file
+   * moved (`fn`'s second argument: true/false, or null when no expected_hash was given). One edit
+   * without a range hash keeps the whole-file check: it has nothing else to stand on.
    */
-  const guarded = async (
-    rec: Record<string, unknown>,
-    path: string,
-    mustExist: boolean,
-    fn: (loaded: Loaded, preview: boolean, moved: boolean | null) => Promise<EditResult>,
+  const editFile = async (
+    t: Target,
+    fn: (file: TextFile, moved: boolean | null) => Promise<EditResult>,
   ): Promise<EditResult> => {
-    const anchored =
-      typeof rec.range_hash === "string" ||
-      (Array.isArray(rec.edits) &&
-        rec.edits.length > 0 &&
-        rec.edits.every((e) => typeof (e as { range_hash?: unknown } | null)?.range_hash === "string"));
-    const preview = bool(rec, "preview") ?? false;
-    const expected = expectedHash(rec);
-    const at = await resolvePath(path, roots);
-    return locks.run(at.real, () =>
-      withLoaded(deps, at, { mustExist, lock: !preview }, async (loaded) => {
-        const moved = expected === undefined ? null : !loaded.hash?.startsWith(expected);
-        if (!anchored || loaded.hash === null) checkExpected(loaded, expected);
-        return fn(loaded, preview, moved);
+    const at = await resolvePath(t.path, roots);
+    return processLocks.run(at.real, () =>
+      withFile(deps, at, { mode: "text", lock: !t.preview }, async (file) => {
+        const moved = t.expectedHash === undefined ? null : !file.hash.startsWith(t.expectedHash);
+        if (!t.anchored) checkExpected(file, t.expectedHash);
+        return fn(file, moved);
       }),
     );
   };
 
-  /** Apply a plan to the loaded document and write (unless preview). */
+  /** Create or overwrite a whole file. */
+  const writeFile = async (
+    t: Guard & { path: string },
+    fn: (file: TextFile | NoFile) => Promise<EditResult>,
+  ) => {
+    const at = await resolvePath(t.path, roots);
+    return processLocks.run(at.real, () =>
+      withFile(deps, at, { mode: "text-or-none", lock: !t.preview }, async (file) => {
+        checkExpected(file, t.expectedHash);
+        return fn(file);
+      }),
+    );
+  };
+
+  /** Make a plan against the file's snapshot, apply it and write it (unless preview). */
   const applyPlan = async (
     op: EditResult["op"],
-    loaded: Loaded,
-    plan: Plan,
+    file: TextFile,
     preview: boolean,
+    build: (plan: Plan) => void,
   ): Promise<EditResult> => {
-    const before = loaded.doc!;
+    const before = file.doc;
+    const plan = emptyPlan(before, file.at.path);
+    timed("plan", () => build(plan));
     const {
       doc: after,
       placed,
@@ -85,92 +115,77 @@ export function createMutator({ roots, deps, io, maxDiffBytes }: MutatorContext)
     const changes = plan.regions.map((r, i) => ({
       oldStart: r.start,
       oldEnd: r.end,
-      newStart: placed[i]!.start,
-      newEnd: placed[i]!.end,
+      newStart: placed[i]?.start ?? r.start,
+      newEnd: placed[i]?.end ?? r.start,
     }));
     const warnings: string[] = [];
     if (plan.contentCrlf && lineEndingStyle(before) !== "none" && dominantEol(before) === "\n") {
       warnings.push("the content's CRLF line endings were written as LF to match the file");
     }
-    if (!loaded.bytes)
-      return finish(op, loaded, after, encode(after), changes, plan.removed, preview, warnings);
-    const bytes = loaded.bytes;
-    const next = timed("plan", () => encodeSpliced(before, bytes, after, from));
-    return finish(
+    const next = timed("plan", () => encodeSpliced(before, file.bytes, after, from));
+    return finish({
       op,
-      loaded,
+      file,
       after,
-      next.bytes,
+      next: next.bytes,
       changes,
-      plan.removed,
+      removed: plan.removed,
       preview,
       warnings,
-      false,
-      next.splices,
-      decodesTo(after, from),
-    );
+      splices: next.splices,
+      reusable: decodesTo(after, from),
+    });
   };
 
-  const finish = async (
-    op: EditResult["op"],
-    loaded: Loaded,
-    after: Doc,
-    next: Buffer,
-    changes: Array<{ oldStart: number; oldEnd: number; newStart: number; newEnd: number }>,
-    removed: EditResult["removed"],
-    preview: boolean,
-    warnings: string[],
-    createDirs = false,
-    splices?: ByteSplice[],
-    reusable = false,
-  ): Promise<EditResult> => {
+  const finish = async (o: Outcome): Promise<EditResult> => {
+    const { file, next, after, preview, warnings } = o;
     if (next.length > deps.maxFileBytes) {
       // The file could not be read or edited again once written: refuse now, nothing written.
       throw new EditError(
         "too_large",
-        `the edit would make ${loaded.at.path} ${next.length} bytes, over the ${deps.maxFileBytes}-byte limit; nothing was written`,
-        { path: loaded.at.path },
+        `the edit would make ${file.at.path} ${next.length} bytes, over the ${deps.maxFileBytes}-byte limit; nothing was written`,
+        { path: file.at.path },
       );
     }
-    const changed = loaded.bytes === null || !next.equals(loaded.bytes);
+    const changed = !file.exists || !next.equals(file.bytes);
     const written = changed && !preview;
     const hash =
-      !changed && loaded.hash !== null
-        ? loaded.hash
-        : timed("hash", () => rehash(loaded.at.real, loaded.hash, next, samePrefix(splices), !preview));
-    const before = loaded.doc ?? emptyDoc();
-    const balance = changed && loaded.bytes ? checkBalance(loaded, before, after, changes) : null;
+      !changed && file.exists
+        ? file.hash
+        : timed("hash", () => rehash(file.at.real, file.hash, next, samePrefix(o.splices), !preview));
+    const before = file.exists ? file.doc : emptyDoc();
+    const balance = changed && file.exists ? checkBalance(file, after, o.changes) : null;
     if (balance) warnings.push(...balance.warnings);
     if (written) {
       warnings.push(
-        ...(await commit(deps, loaded, next, {
-          op,
-          createDirs,
+        ...(await commit(deps, file, next, {
+          op: o.op,
+          createDirs: o.createDirs ?? false,
           journal: true,
           hash,
-          ...(splices ? { splices } : {}),
+          ...(o.splices ? { splices: o.splices } : {}),
           ...io,
         })),
       );
-      if (balance) tallies.remember(loaded.at.real, hash, balance.after);
-      if (reusable) deps.snapshots.remember(loaded.at.real, next, hash, { ...after, source: next });
-      else deps.snapshots.forget(loaded.at.real);
+      if (balance) tallies.remember(file.at.real, hash, balance.after);
+      if (o.reusable) deps.snapshots.remember(file.at.real, next, hash, { ...after, source: next });
+      else deps.snapshots.forget(file.at.real);
     }
     return timed("diff", () =>
       buildResult({
-        op,
-        path: loaded.at.path,
-        display: loaded.at.display,
+        op: o.op,
+        path: file.at.path,
+        display: file.at.display,
         before,
         after,
-        changes: changed ? changes : [],
-        removed: changed ? removed : [],
+        changes: changed ? o.changes : [],
+        removed: changed ? o.removed : [],
         preview,
         written,
         changed,
-        created: loaded.bytes === null,
+        created: !file.exists,
         deleted: false,
-        oldHash: loaded.hash,
+        oldHash: file.hash,
         hash,
         warnings,
         maxDiffBytes,
@@ -185,22 +200,23 @@ export function createMutator({ roots, deps, io, maxDiffBytes }: MutatorContext)
   };
 
   /** Balance warnings; the whole-file tally is remembered per file hash, so repeat edits skip it. */
-  const checkBalance = (loaded: Loaded, before: Doc, after: Doc, changes: Change[]) => {
-    const checks = checksFor(loaded.at.display);
+  const checkBalance = (file: TextFile, after: Doc, changes: Change[]) => {
+    const checks = checksFor(file.at.display);
     if (!checks.pairs && !checks.tags) return null;
-    let whole = tallies.get(loaded.at.real, loaded.hash!);
+    let whole = tallies.get(file.at.real, file.hash);
     if (!whole) {
-      whole = tallyBytes(loaded.bytes!, checks.tags);
-      tallies.remember(loaded.at.real, loaded.hash!, whole);
+      whole = tallyBytes(file.bytes, checks.tags);
+      tallies.remember(file.at.real, file.hash, whole);
     }
     if (checks.tags) {
       const next = tally(docText(after), true);
-      return { warnings: compareTallies(loaded.at.display, whole, next), after: next };
+      return { warnings: compareTallies(file.at.display, whole, next), after: next };
     }
+    const before = file.doc;
     const out = changes.map((c) => before.lines.slice(c.oldStart, c.oldEnd).join("\n")).join("\n");
     const into = changes.map((c) => after.lines.slice(c.newStart, c.newEnd).join("\n")).join("\n");
-    return balanceWarnings(loaded.at.display, whole, out, into);
+    return balanceWarnings(file.at.display, whole, out, into);
   };
 
-  return { guarded, applyPlan, finish, locks };
+  return { editFile, writeFile, applyPlan, finish };
 }

@@ -1,5 +1,6 @@
 // Turns positional edits into line regions against one snapshot of a file, checking every
-// position against the real line count first. Nothing here touches the disk.
+// position against the real line count first. Nothing here touches the disk. A plan holds the
+// snapshot it is made against; each edit is one object (its index names it in errors).
 
 import { type Anchor, checkAnchored, locate } from "./anchor.js";
 import { EditError } from "./errors.js";
@@ -9,6 +10,9 @@ import { type Doc, joinLines, splitContent } from "./text.js";
 import type { RemovedText } from "./types.js";
 
 export interface Plan {
+  /** The snapshot every position refers to, and its path for messages. */
+  doc: Doc;
+  path: string;
   regions: Region[];
   removed: RemovedText[];
   /** Inserted content used CRLF and the file does not (it was normalised). */
@@ -17,8 +21,30 @@ export interface Plan {
   emptyFinalNewline: boolean;
 }
 
-export function emptyPlan(): Plan {
-  return { regions: [], removed: [], contentCrlf: false, emptyFinalNewline: true };
+export function emptyPlan(doc: Doc, path: string): Plan {
+  return { doc, path, regions: [], removed: [], contentCrlf: false, emptyFinalNewline: true };
+}
+
+interface EditBase {
+  content: string;
+  /** The edit's index in the caller's list (0 for a single edit). */
+  index: number;
+  anchor?: Anchor | undefined;
+}
+
+export interface RangeEdit extends EditBase {
+  start: number;
+  end: number;
+  /** What the range must hold (see checkRangeText). */
+  old?: string | undefined;
+}
+
+export interface InsertEdit extends EditBase {
+  after: number;
+}
+
+export interface TextEdit extends EditBase {
+  old: string;
 }
 
 /** Lines start..end (1-based inclusive) must exist. */
@@ -107,38 +133,24 @@ export function addContent(plan: Plan, content: string, emptyFile: boolean): str
   return c.lines;
 }
 
-export function rangeEdit(
-  plan: Plan,
-  doc: Doc,
-  path: string,
-  start: number,
-  end: number,
-  content: string,
-  old: string | undefined,
-  edit: number,
-  anchor?: Anchor,
-): void {
-  if (anchor && start >= 1 && start <= end) ({ start, end } = locate(doc, start, end, anchor, path));
+export function rangeEdit(plan: Plan, e: RangeEdit): void {
+  const { doc, path } = plan;
+  let { start, end } = e;
+  if (e.anchor && start >= 1 && start <= end) ({ start, end } = locate(doc, start, end, e.anchor, path));
   checkRange(doc, start, end, path);
-  if (old !== undefined) checkRangeText(doc, start, end, old, path);
-  const lines = addContent(plan, content, false);
-  plan.regions.push({ start: start - 1, end, lines, edit });
+  if (e.old !== undefined) checkRangeText(doc, start, end, e.old, path);
+  const lines = addContent(plan, e.content, false);
+  plan.regions.push({ start: start - 1, end, lines, edit: e.index });
   plan.removed.push({
     text: joinLines(doc.lines, doc.eols, start - 1, end),
     origin: origin(path, start, end),
   });
 }
 
-export function insertEdit(
-  plan: Plan,
-  doc: Doc,
-  path: string,
-  after: number,
-  content: string,
-  edit: number,
-  anchor?: Anchor,
-): void {
-  if (anchor) {
+export function insertEdit(plan: Plan, e: InsertEdit): void {
+  const { doc, path } = plan;
+  let after = e.after;
+  if (e.anchor) {
     if (after < 1) {
       throw new EditError(
         "invalid_argument",
@@ -146,29 +158,47 @@ export function insertEdit(
         { path, total_lines: doc.lines.length },
       );
     }
-    after = locate(doc, after, after, anchor, path).start;
+    after = locate(doc, after, after, e.anchor, path).start;
   }
   checkInsert(doc, after, path);
-  const lines = addContent(plan, content, doc.lines.length === 0);
-  plan.regions.push({ start: after, end: after, lines, edit });
+  const lines = addContent(plan, e.content, doc.lines.length === 0);
+  plan.regions.push({ start: after, end: after, lines, edit: e.index });
 }
 
-export function textEdit(
-  plan: Plan,
-  doc: Doc,
-  path: string,
-  old: string,
-  content: string,
-  edit: number,
-  anchor?: Anchor,
-): void {
-  const m = findUnique(doc, old, content, path, edit);
-  if (anchor) checkAnchored(doc, m.startLine, m.endLine, anchor, path);
-  if (content.includes("\r\n")) plan.contentCrlf = true;
+export function textEdit(plan: Plan, e: TextEdit): void {
+  const { doc, path } = plan;
+  const m = findUnique(doc, e.old, e.content, path, e.index);
+  if (e.anchor) checkAnchored(doc, m.startLine, m.endLine, e.anchor, path);
+  if (e.content.includes("\r\n")) plan.contentCrlf = true;
   plan.regions.push(m.region);
   plan.removed.push({ text: m.removed, origin: origin(path, m.startLine, m.endLine) });
 }
 
-export function tooLong(edits: number, max: number): EditError {
-  return new EditError("too_large", `a batch holds at most ${max} edits, got ${edits}; split it`);
+/** The `old` check of `ALL`: the same as a range check over every line, actual text shown. */
+export function checkAllText(doc: Doc, old: string, path: string): void {
+  if (doc.lines.length > 0) checkRangeText(doc, 1, doc.lines.length, old, path);
+  else if (!sameIgnoringFinalNewline("", old)) {
+    throw new EditError(
+      "conflict",
+      `${path} is empty, so it does not hold the expected \`old\` text; nothing was changed`,
+      { path, actual: "", total_lines: 0 },
+    );
+  }
+}
+
+/**
+ * Every line of the file (`path:ALL`) replaced by `content`, or deleted (`content` null); an
+ * empty file gets the content inserted.
+ */
+export function wholeEdit(
+  plan: Plan,
+  content: string | null,
+  old: string | undefined,
+  anchor: Anchor | undefined,
+): void {
+  const n = plan.doc.lines.length;
+  if (old !== undefined) checkAllText(plan.doc, old, plan.path);
+  if (anchor) checkAnchored(plan.doc, 1, n, anchor, plan.path);
+  if (n > 0) rangeEdit(plan, { start: 1, end: n, content: content ?? "", index: 0 });
+  else if (content !== null) insertEdit(plan, { after: 0, content, index: 0 });
 }

@@ -1,10 +1,10 @@
 // The read operation's pure part: check its input, pick lines of a decoded file (a range, a target, or the
 // whole file), cap them by line count and bytes, and say which range to ask for next.
 
-import { checkKeys, int, str } from "./args.js";
 import { EditError } from "./errors.js";
-import { checkTarget } from "./inputs.js";
 import { parsePathSpec } from "./pathspec.js";
+import { targetOf } from "./requests.js";
+import type { ReadArgs } from "./schemas.js";
 import { resolveTarget, type Target } from "./targets.js";
 import { type Doc, hasFinalNewline, joinLines, lineEndingStyle, sha256 } from "./text.js";
 import type { ReadResult } from "./types.js";
@@ -18,11 +18,10 @@ export interface ReadRequest {
 }
 
 /** Check a read's input. Positions in the path and in the fields must agree; a target excludes a range. */
-export function parseRead(input: unknown): { path: string; req: ReadRequest } {
-  const rec = checkKeys(input, ["path", "start_line", "end_line", "target", "context"], "read");
-  const spec = parsePathSpec(str(rec, "path", true));
-  const fieldStart = int(rec, "start_line");
-  const fieldEnd = int(rec, "end_line");
+export function parseRead(args: ReadArgs): { path: string; req: ReadRequest } {
+  const spec = parsePathSpec(args.path);
+  const fieldStart = args.start_line;
+  const fieldEnd = args.end_line;
   if ((fieldStart !== undefined || fieldEnd !== undefined) && (spec.all || spec.start_line !== undefined)) {
     const same =
       !spec.all &&
@@ -40,9 +39,9 @@ export function parseRead(input: unknown): { path: string; req: ReadRequest } {
   // An end alone reads from the top; it must never be dropped in favour of the whole file.
   const start = spec.start_line ?? fieldStart ?? (fieldEnd !== undefined ? 1 : undefined);
   const end = spec.start_line !== undefined ? spec.end_line : fieldEnd;
-  const context = int(rec, "context") ?? 0;
+  const context = args.context ?? 0;
   if (context < 0) throw new EditError("invalid_range", "`context` must be 0 or more lines");
-  const target = rec.target === undefined || rec.target === null ? undefined : checkTarget(rec.target);
+  const target = args.target === undefined ? undefined : targetOf(args.target);
   if (target && (start !== undefined || spec.all)) {
     throw new EditError("invalid_argument", "give a `target` or a line range, not both");
   }

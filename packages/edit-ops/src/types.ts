@@ -1,6 +1,16 @@
 // Public option, input and result types of @caveman/edit-ops. Inputs and results use snake_case
 // field names (they travel to and from the wire unchanged); factory options use camelCase.
 
+import type { z } from "zod";
+import type {
+  batchInput,
+  deleteArgs,
+  insertArgs,
+  readArgs,
+  replaceInput,
+  undoArgs,
+  writeInput,
+} from "./schemas.js";
 import type { Target } from "./targets.js";
 
 export type { Target };
@@ -28,90 +38,19 @@ export interface EditorOptions {
   random?: (size: number) => Uint8Array;
 }
 
-interface Guarded {
-  /** Compute and diff, write nothing. */
-  preview?: boolean;
-  /** Refuse with `conflict` unless the file's sha256 (full hex or a prefix of 8+) is this. */
-  expected_hash?: string;
-}
-
-interface Anchored extends Guarded {
-  /**
-   * The `range_hash` read returned for exactly the lines this edit touches (an insert: the line
-   * it goes after). The edit goes ahead while those lines are unchanged, even if the rest of the
-   * file moved (it follows them when lines were added or removed above); otherwise `conflict`.
-   * With it, a changed `expected_hash` no longer refuses the edit by itself.
-   */
-  range_hash?: string;
-}
-
-export interface ReadInput {
-  /** May carry a position: `a.ts:10`, `a.ts:5-15`, `a.ts:ALL`, `file:///abs/a.ts`. */
-  path: string;
-  start_line?: number;
-  end_line?: number;
-  target?: Target;
-  /** Extra lines around a target (default 0). */
-  context?: number;
-}
-
-export interface WriteInput extends Guarded {
-  path: string;
-  content: string;
-  /** Create missing parent directories (default false). */
-  create_dirs?: boolean;
-  /** Keep the existing file's BOM and dominant line ending (default true). */
-  keep_format?: boolean;
-}
-
-export interface InsertInput extends Anchored {
-  path: string;
-  /** Insert after this line; 0 = top of the file. Or give it as `path:N`. */
-  after_line?: number;
-  content: string;
-}
-
-export interface ReplaceInput extends Anchored {
-  path: string;
-  start_line?: number;
-  end_line?: number;
-  /** Text mode: exact text that must occur once. Range mode: what the range must hold. */
-  old?: string;
-  content?: string;
-  /** Alias of `content` in text mode (`old` -> `new`). */
-  new?: string;
-}
-
-export interface DeleteInput extends Anchored {
-  path: string;
-  start_line?: number;
-  end_line?: number;
-  /** Delete every line (same as `path:ALL`). */
-  all?: boolean;
-  /** What the range must hold (compared ignoring line-ending style and the final newline). */
-  old?: string;
-}
-
+/**
+ * Inputs, as the schemas in schemas.ts define them (one definition: the editor parses with them
+ * and a server registers them). Field meanings are in the README.
+ */
+export type ReadInput = z.input<typeof readArgs>;
+export type WriteInput = z.input<typeof writeInput>;
+export type InsertInput = z.input<typeof insertArgs>;
+export type ReplaceInput = z.input<typeof replaceInput>;
+export type DeleteInput = z.input<typeof deleteArgs>;
+export type BatchInput = z.input<typeof batchInput>;
 /** One edit of a batch. Positions refer to the file as it was before the batch. */
-export interface BatchEdit {
-  start_line?: number;
-  end_line?: number;
-  after_line?: number;
-  old?: string;
-  content?: string;
-  new?: string;
-  /** As `range_hash` of a single edit: the read's hash of the lines this edit touches. */
-  range_hash?: string;
-}
-
-export interface BatchInput extends Guarded {
-  path: string;
-  edits: BatchEdit[];
-}
-
-export interface UndoInput extends Guarded {
-  path: string;
-}
+export type BatchEdit = BatchInput["edits"][number];
+export type UndoInput = z.input<typeof undoArgs>;
 
 export interface Origin {
   /** Absolute path as given (inside the roots). */

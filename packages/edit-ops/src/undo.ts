@@ -4,32 +4,29 @@
 // restored bytes are on disk. The journal is consulted before the bytes are decoded, so a file
 // that was never edited is `nothing_to_undo` whatever it holds (a binary file included).
 
+import { commit } from "./commit.js";
 import { prepareUndo } from "./journal.js";
+import { checkExpected, type FileDeps, withFile } from "./load.js";
 import { origin } from "./plan.js";
+import type { Guard } from "./requests.js";
 import { buildResult, lineChange } from "./result.js";
 import type { ResolvedPath } from "./roots.js";
-import { checkExpected, commit, type StoreDeps, withLoaded } from "./store.js";
 import { decode, emptyDoc, joinLines, sha256 } from "./text.js";
 import type { EditResult } from "./types.js";
 
 export interface UndoContext {
-  deps: StoreDeps;
+  deps: FileDeps;
   io: { randomHex: () => string; now: () => number };
   maxDiffBytes: number;
 }
 
-export function undoOp(
-  ctx: UndoContext,
-  at: ResolvedPath,
-  preview: boolean,
-  expected: string | undefined,
-): Promise<EditResult> {
-  const opts = { mustExist: false, lock: !preview, decode: false };
-  return withLoaded(ctx.deps, at, opts, async (loaded) => {
-    checkExpected(loaded, expected);
+export function undoOp(ctx: UndoContext, at: ResolvedPath, guard: Guard): Promise<EditResult> {
+  const { preview } = guard;
+  return withFile(ctx.deps, at, { mode: "bytes-or-none", lock: !preview }, async (file) => {
+    checkExpected(file, guard.expectedHash);
     // Matches the entry's after_hash, so these are the (text) bytes our own edit wrote.
-    const pending = await prepareUndo(ctx.deps.journal, at.real, at.path, loaded.bytes);
-    const current = decode(loaded.bytes!, at.path);
+    const pending = await prepareUndo(ctx.deps.journal, at.real, at.path, file.bytes);
+    const current = decode(pending.current, at.path);
     const after = pending.before ? decode(pending.before, at.path) : emptyDoc();
     const change = lineChange(current, after) ?? { oldStart: 0, oldEnd: 0, newStart: 0, newEnd: 0 };
     const removedText = joinLines(current.lines, current.eols, change.oldStart, change.oldEnd);
@@ -39,11 +36,11 @@ export function undoOp(
         : [];
     const warnings: string[] = [];
     if (!preview) {
-      const withDoc = { ...loaded, doc: current };
       warnings.push(
-        ...(await commit(ctx.deps, withDoc, pending.before, { op: "undo", journal: false, ...ctx.io })),
+        ...(await commit(ctx.deps, file, pending.before, { op: "undo", journal: false, ...ctx.io })),
       );
       await pending.commit();
+      ctx.deps.snapshots.forget(at.real);
     }
     return buildResult({
       op: "undo",
@@ -58,7 +55,7 @@ export function undoOp(
       changed: true,
       created: false,
       deleted: pending.before === null,
-      oldHash: loaded.hash,
+      oldHash: file.hash,
       hash: pending.before ? sha256(pending.before) : null,
       warnings,
       maxDiffBytes: ctx.maxDiffBytes,

@@ -4,9 +4,9 @@
 // The content's final-newline state is the caller's: writing a whole file states it.
 
 import type { Change } from "./diff.js";
+import type { NoFile, TextFile } from "./load.js";
 import { origin } from "./plan.js";
 import { lineChange } from "./result.js";
-import type { Loaded } from "./store.js";
 import { type Doc, type Eol, joinLines, lineEndingStyle, splitLines } from "./text.js";
 import type { RemovedText } from "./types.js";
 
@@ -17,12 +17,12 @@ export interface WritePlan {
   warnings: string[];
 }
 
-export function writeOp(loaded: Loaded, content: string, keepFormat: boolean): WritePlan {
+export function writeOp(file: TextFile | NoFile, content: string, keepFormat: boolean): WritePlan {
   const warnings: string[] = [];
   const hasBom = content.charCodeAt(0) === 0xfeff;
   const split = splitLines(hasBom ? content.slice(1) : content);
   const after: Doc = { bom: hasBom, ...split };
-  const before = loaded.doc;
+  const before = file.exists ? file.doc : null;
   if (before && keepFormat) {
     if (before.bom && !after.bom) after.bom = true;
     const was = lineEndingStyle(before);
@@ -40,7 +40,7 @@ export function writeOp(loaded: Loaded, content: string, keepFormat: boolean): W
       ? [
           {
             text: joinLines(before.lines, before.eols, 0, before.lines.length),
-            origin: origin(loaded.at.path, 1, before.lines.length),
+            origin: origin(file.at.path, 1, before.lines.length),
           },
         ]
       : [];

@@ -12,10 +12,11 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { commit } from "./commit.js";
 import { procFdWorks } from "./confine.js";
+import { type FileDeps, withFile } from "./load.js";
 import { openRoots, resolvePath } from "./roots.js";
 import { Snapshots } from "./snapshots.js";
-import { commit, type Loaded, type StoreDeps, withLoaded } from "./store.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -26,7 +27,7 @@ function env() {
   const root = realpathSync(mkdtempSync(join(tmpdir(), "edit-ops-store-")));
   dirs.push(root);
   const roots = openRoots([root]);
-  const deps: StoreDeps = {
+  const deps: FileDeps = {
     roots,
     maxFileBytes: 1 << 20,
     lockTimeoutMs: 1000,
@@ -38,7 +39,7 @@ function env() {
 }
 
 /** The journal's entry files, across every file's directory. */
-function journalEntries(deps: StoreDeps): string[] {
+function journalEntries(deps: FileDeps): string[] {
   if (!existsSync(deps.journal.dir)) return [];
   return readdirSync(deps.journal.dir).flatMap((d) =>
     readdirSync(join(deps.journal.dir, d)).filter((n) => n.endsWith(".edit")),
@@ -53,7 +54,7 @@ describe("commit", () => {
     const f = join(root, "a.txt");
     writeFileSync(f, "one\n");
     const at = await resolvePath("a.txt", roots);
-    await withLoaded(deps, at, { mustExist: true, lock: true }, async (loaded: Loaded) => {
+    await withFile(deps, at, { mode: "text", lock: true }, async (loaded) => {
       writeFileSync(f, "someone else, longer\n");
       await expect(commit(deps, loaded, Buffer.from("mine\n"), io)).rejects.toMatchObject({
         code: "conflict",
@@ -70,7 +71,7 @@ describe("commit", () => {
     writeFileSync(f, "one\n");
     const at = await resolvePath("a.txt", roots);
     const seen: string[][] = [];
-    await withLoaded(deps, at, { mustExist: true, lock: true }, async (loaded: Loaded) => {
+    await withFile(deps, at, { mode: "text", lock: true }, async (loaded) => {
       const lock = loaded.lock!;
       // verify() is the last step before the rename.
       loaded.lock = {
@@ -90,7 +91,7 @@ describe("commit", () => {
   it("refuses to create a file that appeared after it was found missing", async () => {
     const { root, deps, roots } = env();
     const at = await resolvePath("b.txt", roots);
-    await withLoaded(deps, at, { mustExist: false, lock: true }, async (loaded: Loaded) => {
+    await withFile(deps, at, { mode: "text-or-none", lock: true }, async (loaded) => {
       writeFileSync(join(root, "b.txt"), "theirs");
       await expect(commit(deps, loaded, Buffer.from("mine"), io)).rejects.toMatchObject({ code: "conflict" });
     });
@@ -108,7 +109,7 @@ describe("the residual window", () => {
       mkdirSync(join(root, "sub"));
       writeFileSync(join(root, "sub", "a.txt"), "one\n");
       const at = await resolvePath("sub/a.txt", roots);
-      const warnings = await withLoaded(deps, at, { mustExist: true, lock: true }, async (loaded: Loaded) => {
+      const warnings = await withFile(deps, at, { mode: "text", lock: true }, async (loaded) => {
         const lock = loaded.lock!;
         // The lock is checked after the directory: moving the directory there hits the window.
         loaded.lock = {
