@@ -140,7 +140,8 @@ async function placeExclusive(dir: DirRef, tmp: string, name: string, shown: str
   quietUnlink(dir.entry(tmp));
 }
 
-function quietUnlink(path: string): void {
+/** Remove a file of ours; one already gone (another process cleaned up first) is fine. */
+export function quietUnlink(path: string): void {
   try {
     unlinkSync(path);
   } catch {

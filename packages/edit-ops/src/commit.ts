@@ -8,7 +8,7 @@ import { lstatSync } from "node:fs";
 import { unlink } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { changedUnderneath, sameFile, writeAtomic } from "./atomic.js";
-import { makeDirs } from "./confine.js";
+import { makeDirs } from "./entries.js";
 import { EditError, fsError } from "./errors.js";
 import { lockName, removeDeadLocks } from "./filelock.js";
 import { type Recorded, recordEdit } from "./journal.js";

@@ -16,7 +16,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { failure } from "../test/helpers.js";
-import { forceIdentityMode, openEntry, pinDir, procFdWorks } from "./confine.js";
+import { forceIdentityMode, pinDir, procFdWorks } from "./confine.js";
+import { openEntry } from "./entries.js";
 import { openRoots } from "./roots.js";
 
 const dirs: string[] = [];

@@ -19,11 +19,11 @@
 // each takes microseconds, while a trip through the thread pool costs a millisecond or more on
 // a loaded machine, and an edit makes a dozen of them. Waiting for another holder stays async.
 
-import { constants, linkSync, lstatSync, readdirSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { constants, linkSync, lstatSync, readdirSync, renameSync, writeFileSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { threadId } from "node:worker_threads";
-import { tempName, tempPrefix } from "./atomic.js";
+import { quietUnlink, tempName, tempPrefix } from "./atomic.js";
 import type { DirRef } from "./confine.js";
 import { EditError, fsError } from "./errors.js";
 import { type Owner, ownerState, whoAmI } from "./liveness.js";
@@ -271,14 +271,6 @@ async function breakLock(dir: DirRef, lname: string, id: Identity, randomHex: ()
     }
   } finally {
     quietUnlink(aside);
-  }
-}
-
-function quietUnlink(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // Already gone (another process cleaned up first).
   }
 }
 

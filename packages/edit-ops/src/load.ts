@@ -8,7 +8,8 @@
 import type { Stats } from "node:fs";
 import { fstatSync } from "node:fs";
 import { basename, dirname } from "node:path";
-import { type DirRef, openEntry, pinDir } from "./confine.js";
+import { type DirRef, pinDir } from "./confine.js";
+import { openEntry } from "./entries.js";
 import { EditError, fsError } from "./errors.js";
 import { type FileLock, lockFile } from "./filelock.js";
 import type { JournalDeps } from "./journal.js";

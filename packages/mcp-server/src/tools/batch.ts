@@ -4,14 +4,12 @@
 // refers to the file as it was before the batch; the editor applies them together or refuses the
 // whole batch (errors name the edit, `edit N: …`). Text the batch removed is kept as chips, one
 // per edit that removed something. The schema is flat (one item shape, the editor checks the
-// combination): a union would cost every agent call more tokens of tools/list.
-import type { BatchInput } from "@caveman/edit-ops";
-import { z } from "zod";
+// combination): a union would cost every agent call more tokens of tools/list. The schema is
+// edit-ops' own (`batchArgs`), as for the other edit tools.
+import { batchArgs } from "@caveman/edit-ops";
 import { defineTool, type ToolSpec } from "../registry.js";
-import { anchored, type EditDeps } from "./edit.js";
+import type { EditDeps } from "./edit.js";
 import { keepRemoved, renderEdit } from "./editResult.js";
-
-const line = z.number().int();
 
 export function batchTool(deps: EditDeps): ToolSpec {
   return defineTool({
@@ -19,24 +17,10 @@ export function batchTool(deps: EditDeps): ToolSpec {
     family: "edit",
     description:
       "Several edits to one file, all or nothing, one diff. Each: start_line[,end_line] or after_line or old, plus content; lines as before the batch.",
-    input: z.strictObject({
-      path: z.string(),
-      edits: z.array(
-        z.strictObject({
-          start_line: line.optional(),
-          end_line: line.optional(),
-          after_line: line.optional(),
-          old: z.string().optional(),
-          content: z.string(),
-          range_hash: anchored.range_hash,
-        }),
-      ),
-      preview: anchored.preview,
-      expected_hash: anchored.expected_hash,
-    }),
+    input: batchArgs,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
     run: async (args) => {
-      const result = await deps.editor.batch(args as BatchInput);
+      const result = await deps.editor.batch(args);
       const { ids, warnings } = keepRemoved(deps.chips, "be-batch", result);
       return renderEdit(result, ids, warnings);
     },

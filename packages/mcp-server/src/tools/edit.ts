@@ -1,10 +1,18 @@
-// The be-* file tools over @caveman/edit-ops. Contract: arguments are validated strictly here and
-// handed to the editor unchanged (it re-checks them against the file); every path is confined to
-// the roots by the editor; write, replace and delete keep what they removed as content chips.
-// All are text tools: be-read's header line and numbered lines, or `renderEdit`'s summary and diff.
+// The be-* file tools over @caveman/edit-ops. Contract: each tool registers the argument schema
+// edit-ops owns for its operation (one validation layer: the registry parses with it, and the
+// editor's parse of the same schema cannot disagree); every path is confined to the roots by the
+// editor; write, replace and delete keep what they removed as content chips. All are text tools:
+// be-read's header line and numbered lines, or `renderEdit`'s summary and diff.
 import type { ChipStore } from "@caveman/chip-store";
-import type { Editor, ReadInput } from "@caveman/edit-ops";
-import { z } from "zod";
+import {
+  deleteArgs,
+  type Editor,
+  insertArgs,
+  readArgs,
+  replaceArgs,
+  undoArgs,
+  writeArgs,
+} from "@caveman/edit-ops";
 import { defineTool, type ToolSpec } from "../registry.js";
 import { keepRemoved, renderEdit } from "./editResult.js";
 
@@ -13,16 +21,6 @@ export interface EditDeps {
   chips: ChipStore;
 }
 
-const line = z.number().int();
-const guard = {
-  preview: z.boolean().optional(),
-  expected_hash: z.string().max(64).optional(),
-};
-/** Line edits may pin the lines they touch: be-read's range_hash of exactly those lines. */
-export const anchored = {
-  ...guard,
-  range_hash: z.string().max(64).optional().describe("be-read range hash of exactly the lines edited"),
-};
 const MUTATES = { readOnlyHint: false, destructiveHint: true, idempotentHint: false };
 
 export function editTools(deps: EditDeps): ToolSpec[] {
@@ -37,25 +35,10 @@ export function editTools(deps: EditDeps): ToolSpec[] {
       name: "be-read",
       family: "edit",
       description: "Read numbered lines (path, path:10, path:5-15, or target) with total lines and hashes.",
-      input: z.strictObject({
-        path: z.string(),
-        start_line: line.optional(),
-        end_line: line.optional(),
-        target: z
-          .strictObject({
-            kind: z.enum(["function", "tag", "marker"]),
-            name: z.string().optional(),
-            line: line.optional(),
-            text: z.string().optional(),
-          })
-          .optional()
-          .describe("function/tag by name or line; marker by text"),
-        context: line.optional().describe("extra lines around target"),
-      }),
+      input: readArgs,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
       run: async (args) => {
-        // The flat target schema is cheaper on the wire than a union; the editor checks the combination.
-        const r = await editor.read(args as ReadInput);
+        const r = await editor.read(args);
         const head = `${r.path} lines ${r.start_line}-${r.end_line} of ${r.total_lines}, hash ${r.hash}, range ${r.range_hash}`;
         const tail =
           r.truncated && r.next ? `\n[capped: next range ${r.next.start_line}-${r.next.end_line}]` : "";
@@ -66,12 +49,7 @@ export function editTools(deps: EditDeps): ToolSpec[] {
       name: "be-write",
       family: "edit",
       description: "Create or overwrite a file; old text kept as a chip.",
-      input: z.strictObject({
-        path: z.string(),
-        content: z.string(),
-        create_dirs: z.boolean().optional(),
-        ...guard,
-      }),
+      input: writeArgs,
       annotations: MUTATES,
       run: (args) => kept("be-write", editor.write(args)),
     }),
@@ -79,12 +57,7 @@ export function editTools(deps: EditDeps): ToolSpec[] {
       name: "be-insert",
       family: "edit",
       description: "Insert content after line N (0 = top).",
-      input: z.strictObject({
-        path: z.string(),
-        after_line: line.optional(),
-        content: z.string(),
-        ...anchored,
-      }),
+      input: insertArgs,
       annotations: { ...MUTATES, destructiveHint: false },
       run: (args) => kept("be-insert", editor.insert(args)),
     }),
@@ -92,14 +65,7 @@ export function editTools(deps: EditDeps): ToolSpec[] {
       name: "be-replace",
       family: "edit",
       description: "Replace a line range, or exact `old` text matching once; old text kept as a chip.",
-      input: z.strictObject({
-        path: z.string(),
-        start_line: line.optional(),
-        end_line: line.optional(),
-        old: z.string().optional(),
-        content: z.string().optional(),
-        ...anchored,
-      }),
+      input: replaceArgs,
       annotations: MUTATES,
       run: (args) => kept("be-replace", editor.replace(args)),
     }),
@@ -107,14 +73,7 @@ export function editTools(deps: EditDeps): ToolSpec[] {
       name: "be-delete",
       family: "edit",
       description: "Delete a line range; deleted text kept as a chip.",
-      input: z.strictObject({
-        path: z.string(),
-        start_line: line.optional(),
-        end_line: line.optional(),
-        all: z.boolean().optional().describe("whole file"),
-        old: z.string().optional().describe("text the range must hold"),
-        ...anchored,
-      }),
+      input: deleteArgs,
       annotations: MUTATES,
       run: (args) => kept("be-delete", editor.delete(args)),
     }),
@@ -122,7 +81,7 @@ export function editTools(deps: EditDeps): ToolSpec[] {
       name: "be-undo",
       family: "edit",
       description: "Undo a file's last edit if the file is unchanged since.",
-      input: z.strictObject({ path: z.string(), ...guard }),
+      input: undoArgs,
       annotations: MUTATES,
       run: (args) => kept("be-undo", editor.undo(args)),
     }),
