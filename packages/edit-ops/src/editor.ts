@@ -171,7 +171,6 @@ export function createEditor(options: EditorOptions): Editor {
       contentSize(content, deps.maxFileBytes);
       const t = { ...guardOf(args), path: pos.path, anchored: rangeHash !== undefined };
       const { start, end } = pos;
-      if (!pos.all && start === undefined && old === undefined) throw noPosition("replace");
       return editFile(t, (file, moved) =>
         applyPlan("replace", file, t.preview, (plan) => {
           const anchor = anchorOf(rangeHash, moved);
@@ -179,6 +178,7 @@ export function createEditor(options: EditorOptions): Editor {
           else if (start !== undefined && end !== undefined)
             rangeEdit(plan, { start, end, content, old, index: 0, anchor });
           else if (old !== undefined) textEdit(plan, { old, content, index: 0, anchor });
+          else throw noPosition("replace");
         }),
       );
     },

@@ -4,10 +4,9 @@
 import { EditError } from "./errors.js";
 import { parsePathSpec } from "./pathspec.js";
 import { targetOf } from "./requests.js";
-import type { ReadArgs } from "./schemas.js";
 import { resolveTarget, type Target } from "./targets.js";
 import { type Doc, hasFinalNewline, joinLines, lineEndingStyle, sha256 } from "./text.js";
-import type { ReadResult } from "./types.js";
+import type { ReadInput, ReadResult } from "./types.js";
 
 export interface ReadRequest {
   start?: number;
@@ -18,7 +17,7 @@ export interface ReadRequest {
 }
 
 /** Check a read's input. Positions in the path and in the fields must agree; a target excludes a range. */
-export function parseRead(args: ReadArgs): { path: string; req: ReadRequest } {
+export function parseRead(args: ReadInput): { path: string; req: ReadRequest } {
   const spec = parsePathSpec(args.path);
   const fieldStart = args.start_line;
   const fieldEnd = args.end_line;

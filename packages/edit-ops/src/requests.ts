@@ -5,8 +5,8 @@
 
 import { EditError } from "./errors.js";
 import { parsePathSpec } from "./pathspec.js";
-import type { BatchEditArgs } from "./schemas.js";
 import type { Target } from "./targets.js";
+import type { BatchEdit as BatchEditInput } from "./types.js";
 
 /** The guard every mutating operation takes. */
 export interface Guard {
@@ -141,12 +141,12 @@ export function targetOf(t: {
 }
 
 /** One batch edit, its kind decided. */
-export type BatchEdit =
+export type PlannedEdit =
   | { kind: "range"; start: number; end: number; content: string; old?: string; rangeHash?: string }
   | { kind: "insert"; after: number; content: string; rangeHash?: string }
   | { kind: "text"; old: string; content: string; rangeHash?: string };
 
-export function batchEditOf(e: BatchEditArgs, i: number): BatchEdit {
+export function batchEditOf(e: BatchEditInput, i: number): PlannedEdit {
   const what = `batch edit ${i + 1}`;
   const content = replacement(e);
   const rangeHash = hashArg(e.range_hash, "range_hash");

@@ -92,15 +92,6 @@ export const replaceInput = replaceArgs.extend({ new: z.string().optional() });
 const batchEditInput = batchEditArgs.extend({ content: z.string().optional(), new: z.string().optional() });
 export const batchInput = batchArgs.extend({ edits: z.array(batchEditInput) });
 
-export type ReadArgs = z.infer<typeof readArgs>;
-export type WriteArgs = z.infer<typeof writeInput>;
-export type InsertArgs = z.infer<typeof insertArgs>;
-export type ReplaceArgs = z.infer<typeof replaceInput>;
-export type DeleteArgs = z.infer<typeof deleteArgs>;
-export type BatchArgs = z.infer<typeof batchInput>;
-export type BatchEditArgs = z.infer<typeof batchEditInput>;
-export type UndoArgs = z.infer<typeof undoArgs>;
-
 /** Fields that hold a line number or count: a wrong one is `invalid_range`, as any bad position is. */
 const LINE_FIELDS = new Set(["start_line", "end_line", "after_line", "line", "context"]);
 
