@@ -2,6 +2,7 @@
 // endings normalised to "\n" (an agent cannot see CR), everything else byte for byte. The match
 // must be unique; the errors give the count and every matching line so the caller can pick a range.
 
+import { isAscii } from "node:buffer";
 import { EditError } from "./errors.js";
 import { formatNearMisses, nearMisses } from "./nearmiss.js";
 import type { Region } from "./splice.js";
@@ -52,6 +53,31 @@ export function normalizedText(doc: Doc): string {
   return doc.flat;
 }
 
+/** What the match needs of the file's "\n"-joined text: a string, or the bytes that equal it. */
+interface Haystack {
+  readonly length: number;
+  indexOf(needle: string, from?: number): number;
+  slice(start: number, end: number): string;
+}
+
+/**
+ * The bytes of a kept document stand for its text when they are ASCII without CR: then byte
+ * offsets are character offsets and a byte search (memmem) finds what the string search would,
+ * without building a 6 MB string per edit. A non-ASCII needle encodes to bytes of 0x80 and up,
+ * which such a file cannot hold, so it simply finds nothing there.
+ */
+function haystack(doc: Doc): Haystack {
+  const src = doc.source;
+  if (doc.flat !== undefined || !src || countEols(doc).crlf > 0 || !isAscii(src)) return normalizedText(doc);
+  const bom = doc.bom ? 3 : 0;
+  const body = Buffer.from(src.buffer, src.byteOffset + bom, src.byteLength - bom);
+  return {
+    length: body.length,
+    indexOf: (needle, from = 0) => body.indexOf(needle, from, "utf8"),
+    slice: (start, end) => body.toString("latin1", start, end),
+  };
+}
+
 export function findUnique(doc: Doc, oldText: string, newText: string, path: string, edit = 0): TextMatch {
   if (oldText.length === 0) {
     throw new EditError(
@@ -60,7 +86,7 @@ export function findUnique(doc: Doc, oldText: string, newText: string, path: str
     );
   }
   const needle = normalizeNewlines(oldText);
-  const hay = normalizedText(doc);
+  const hay = haystack(doc);
   const starts = lineStarts(doc);
   const hits: number[] = [];
   for (let i = hay.indexOf(needle); i !== -1; i = hay.indexOf(needle, i + 1)) {
@@ -68,7 +94,7 @@ export function findUnique(doc: Doc, oldText: string, newText: string, path: str
     if (hits.length > MAX_REPORTED) break;
   }
   if (hits.length === 0) {
-    const near = nearMisses(doc, hay, starts, needle);
+    const near = nearMisses(doc, normalizedText(doc), starts, needle);
     throw new EditError(
       "no_match",
       `\`old\` text was not found in ${path} (${doc.lines.length} lines); ` +

@@ -283,3 +283,30 @@ describe("a file changed by someone else between two edits", () => {
     expect((await editor.read({ path: "a.txt:2" })).content).toBe("TWO\n");
   });
 });
+
+describe("exact text on a file this editor wrote before", () => {
+  it("matches as on a fresh read, and a non-ASCII needle never matches ASCII bytes", async () => {
+    const { editor, file, text } = setup();
+    file("a.txt", "alpha\nbeta\ngamma\n");
+    await editor.replace({ path: "a.txt:1", content: "ALPHA" });
+    // U+017F's low byte is 0x7F: a byte search in the wrong encoding would find it in ASCII text.
+    file("b.txt", "x\u007fy\n");
+    await editor.replace({ path: "b.txt:1", content: "x\u007fy" });
+    expect((await failure(editor.replace({ path: "b.txt", old: "x\u017fy", new: "z" }))).code).toBe(
+      "no_match",
+    );
+    const r = await editor.replace({ path: "a.txt", old: "beta\ngam", new: "B\nG" });
+    expect(text("a.txt")).toBe("ALPHA\nB\nGma\n");
+    expect(r.removed[0]!.text).toBe("beta\ngam");
+    const twice = await failure(editor.replace({ path: "a.txt", old: "A", new: "a" }));
+    expect(twice.code).toBe("ambiguous_match");
+  });
+
+  it("keeps CRLF files on the text path", async () => {
+    const { editor, file, bytes } = setup();
+    file("c.txt", "one\r\ntwo\r\n");
+    await editor.replace({ path: "c.txt:1", content: "ONE" });
+    await editor.replace({ path: "c.txt", old: "ONE\ntwo", new: "1\n2" });
+    expect(bytes("c.txt").toString()).toBe("1\r\n2\r\n");
+  });
+});
