@@ -6,7 +6,7 @@ import { isAscii } from "node:buffer";
 import { EditError } from "./errors.js";
 import { formatNearMisses, nearMisses } from "./nearmiss.js";
 import type { Region } from "./splice.js";
-import { countEols, type Doc, lineAt, splitContent, textOf } from "./text.js";
+import { countEols, type Doc, lineAt, lineByteStarts, splitContent, textOf } from "./text.js";
 
 export interface TextMatch {
   region: Region;
@@ -66,15 +66,19 @@ interface Haystack {
  * without building a 6 MB string per edit. A non-ASCII needle encodes to bytes of 0x80 and up,
  * which such a file cannot hold, so it simply finds nothing there.
  */
-function haystack(doc: Doc): Haystack {
+function haystack(doc: Doc): { hay: Haystack; starts: Float64Array } {
   const src = doc.source;
-  if (doc.flat !== undefined || !src || countEols(doc).crlf > 0 || !isAscii(src)) return normalizedText(doc);
-  const bom = doc.bom ? 3 : 0;
-  const body = Buffer.from(src.buffer, src.byteOffset + bom, src.byteLength - bom);
+  if (doc.flat !== undefined || doc.bom || !src || countEols(doc).crlf > 0 || !isAscii(src))
+    return { hay: normalizedText(doc), starts: lineStarts(doc) };
+  const body = Buffer.from(src.buffer, src.byteOffset, src.byteLength);
   return {
-    length: body.length,
-    indexOf: (needle, from = 0) => body.indexOf(needle, from, "utf8"),
-    slice: (start, end) => body.toString("latin1", start, end),
+    hay: {
+      length: body.length,
+      indexOf: (needle, from = 0) => body.indexOf(needle, from, "utf8"),
+      slice: (start, end) => body.toString("latin1", start, end),
+    },
+    // The same offsets as lineStarts here, and kept with the document for encoding the edit.
+    starts: lineByteStarts(doc, src),
   };
 }
 
@@ -86,8 +90,7 @@ export function findUnique(doc: Doc, oldText: string, newText: string, path: str
     );
   }
   const needle = normalizeNewlines(oldText);
-  const hay = haystack(doc);
-  const starts = lineStarts(doc);
+  const { hay, starts } = haystack(doc);
   const hits: number[] = [];
   for (let i = hay.indexOf(needle); i !== -1; i = hay.indexOf(needle, i + 1)) {
     hits.push(i);

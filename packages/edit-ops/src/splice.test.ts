@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type Region, splice } from "./splice.js";
-import { decode, encode, encodeSpliced } from "./text.js";
+import { countEols, decode, encode, encodeSpliced } from "./text.js";
 
 const piece = fc.constantFrom("", "a", "é", "😀x", "\r", " {");
 const file = fc
@@ -35,6 +35,8 @@ describe("splice", () => {
           const { doc: next, from } = splice(doc, regions, true);
           const { bytes: out, splices } = encodeSpliced(doc, bytes, next, from);
           expect(out.equals(encode(next))).toBe(true);
+          // The line-ending counts it carries over equal a fresh count of the result.
+          expect(countEols(next)).toEqual(countEols({ ...next, eols: [...next.eols] }));
           // Replaying the splices backwards over the new bytes must give the old bytes.
           let rebuilt = Buffer.alloc(0);
           let pos = 0;

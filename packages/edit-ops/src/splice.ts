@@ -5,7 +5,16 @@
 // line is empty after the edit ends with a newline — without one that line would vanish.
 
 import { EditError } from "./errors.js";
-import { type Doc, dominantEol, type Eol, hasFinalNewline, joinLines, lineEndingStyle } from "./text.js";
+import {
+  countEols,
+  type Doc,
+  dominantEol,
+  type Eol,
+  hasFinalNewline,
+  joinLines,
+  knownEols,
+  lineEndingStyle,
+} from "./text.js";
 
 /** Replace old lines [start, end) (0-based, end exclusive) with `lines`. start === end inserts. */
 export interface Region {
@@ -66,6 +75,12 @@ export function splice(
   const placedByRegion = new Map<Region, { start: number; end: number }>();
   let at = 0;
   let out = 0;
+  // Line-ending counts of the result, from the old ones and the changed lines only.
+  const counts = { ...countEols(doc) };
+  const tally = (e: Eol | undefined, d: number) => {
+    if (e === "\r\n") counts.crlf += d;
+    else if (e === "\n") counts.lf += d;
+  };
   const copy = (to: number) => {
     if (to <= at) return;
     lineParts.push(doc.lines.slice(at, to));
@@ -82,7 +97,10 @@ export function splice(
     const oldCount = r.end - r.start;
     const start = out;
     lineParts.push(r.lines);
-    eolParts.push(r.lines.map((_, j) => (j < oldCount ? doc.eols[r.start + j]! : dom)));
+    const taken = r.lines.map((_, j) => (j < oldCount ? doc.eols[r.start + j]! : dom));
+    eolParts.push(taken);
+    for (let i = r.start; i < r.end; i++) tally(doc.eols[i], -1);
+    for (const e of taken) tally(e, 1);
     for (let j = 0; j < r.lines.length; j++) from[out++] = -1;
     placedByRegion.set(r, { start, end: out });
     at = Math.max(at, r.end);
@@ -93,6 +111,8 @@ export function splice(
   const n = lines.length;
   const setEol = (i: number, e: Eol) => {
     if (eols[i] === e) return;
+    tally(eols[i], -1);
+    tally(e, 1);
     eols[i] = e;
     from[i] = -1;
   };
@@ -103,6 +123,7 @@ export function splice(
     if (!finalNewline && lines[n - 1] !== "") setEol(n - 1, "");
     else if (eols[n - 1] === "") setEol(n - 1, dom);
   }
+  knownEols(eols, counts);
   return {
     doc: { bom: doc.bom, lines, eols },
     placed: regions.map((r) => placedByRegion.get(r)!),

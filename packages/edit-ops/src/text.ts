@@ -103,11 +103,23 @@ export function joinLines(lines: string[], eols: Eol[], from: number, to: number
   return out;
 }
 
+// A document stands for one byte content (the bytes it was decoded from or encodes to), so its
+// line offsets are kept with it: the exact-text match and the encoding of an edit share them.
+const byteStarts = new WeakMap<Doc, Float64Array>();
+
 /**
  * Byte offset of each line of `doc` in `bytes` (the bytes it was decoded from), plus the end.
  * ASCII files need no scan: their character offsets are byte offsets.
  */
 export function lineByteStarts(doc: Doc, bytes: Uint8Array): Float64Array {
+  const known = byteStarts.get(doc);
+  if (known) return known;
+  const starts = computeStarts(doc, bytes);
+  byteStarts.set(doc, starts);
+  return starts;
+}
+
+function computeStarts(doc: Doc, bytes: Uint8Array): Float64Array {
   const n = doc.lines.length;
   const bomLen = doc.bom ? 3 : 0;
   const starts = new Float64Array(n + 1);
@@ -224,6 +236,11 @@ export function lineEndingStyle(doc: Doc): "lf" | "crlf" | "mixed" | "none" {
 // An edit asks a document for its line-ending counts several times (style, dominant ending);
 // a 100,000-line file is counted once. Keyed by the eols array, which is not changed once built.
 const eolCounts = new WeakMap<Eol[], { crlf: number; lf: number }>();
+
+/** Record the counts of a document built from another (see splice.ts), so they are not recounted. */
+export function knownEols(eols: Eol[], counts: { crlf: number; lf: number }): void {
+  eolCounts.set(eols, counts);
+}
 
 export function countEols(doc: Doc): { crlf: number; lf: number } {
   const known = eolCounts.get(doc.eols);
