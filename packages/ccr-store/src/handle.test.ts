@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CcrStoreError } from "./errors.js";
-import { computeHandle, isCanonicalHandle, parseHandle, requireHandle } from "./handle.js";
+import { computeHandle, isCanonicalHandle, parseHandle, prepareOriginal, requireHandle } from "./handle.js";
 
 const HEX = "0123456789abcdef";
 const hex32 = fc.string({ unit: fc.constantFrom(...HEX), minLength: 32, maxLength: 32 });
@@ -44,6 +44,17 @@ function oracle(s: string): string | null {
   if (t.startsWith("<<") !== t.endsWith(">>")) return null;
   return `ccr_${m[1]}`;
 }
+
+describe("prepareOriginal", () => {
+  it("encodes and hashes once: the bytes, their full SHA-256 and the handle agree with computeHandle", () => {
+    const p = prepareOriginal("héllo");
+    expect(Buffer.from(p.bytes).toString("utf8")).toBe("héllo");
+    expect(p.sha256).toBe(createHash("sha256").update("héllo", "utf8").digest("hex"));
+    expect(p.handle).toBe(computeHandle("héllo"));
+    expect(Object.isFrozen(p)).toBe(true);
+    expect(() => prepareOriginal("\ud800")).toThrow(/invalid_original/);
+  });
+});
 
 describe("computeHandle", () => {
   it("is ccr_ plus the first 32 hex digits of the SHA-256 of the bytes", () => {

@@ -49,6 +49,43 @@ export function computeHandle(original: string | Uint8Array): string {
   return handleFromSha256(sha256Hex(originalBytes(original)));
 }
 
+/**
+ * An original made ready for a store, once: its exact bytes, their SHA-256 and its handle. A
+ * caller that needs the handle before storing (to cite it in the compressed text) prepares the
+ * original and passes this to `put`, so the bytes are encoded and hashed exactly once. Only values
+ * made by `prepareOriginal` are trusted by `put`; the bytes must not be changed in between.
+ */
+export interface PreparedOriginal {
+  readonly bytes: Uint8Array;
+  /** Full SHA-256 of `bytes`, lowercase hex. */
+  readonly sha256: string;
+  /** "ccr_" + the first 32 hex digits of `sha256`. */
+  readonly handle: string;
+}
+
+/** What a put accepts: the original itself, or the same original already prepared. */
+export type OriginalInput = string | Uint8Array | PreparedOriginal;
+
+// Values made here, so that a hand-built object with a wrong hash can never skip the hashing.
+const madeHere = new WeakSet<object>();
+
+/** Encode and hash an original once; throws invalid_original as originalBytes does. */
+export function prepareOriginal(original: string | Uint8Array): PreparedOriginal {
+  const bytes = originalBytes(original);
+  const sha256 = sha256Hex(bytes);
+  const prepared: PreparedOriginal = Object.freeze({ bytes, sha256, handle: handleFromSha256(sha256) });
+  madeHere.add(prepared);
+  return prepared;
+}
+
+/** The prepared form of a put's argument: a value from prepareOriginal as is, anything else prepared now. */
+export function asPrepared(original: OriginalInput): PreparedOriginal {
+  if (typeof original === "object" && original !== null && madeHere.has(original)) {
+    return original as PreparedOriginal;
+  }
+  return prepareOriginal(original as string | Uint8Array);
+}
+
 /** The handle for a full SHA-256 hex digest. */
 export function handleFromSha256(hex: string): string {
   return PREFIX + hex.slice(0, HANDLE_HEX_LENGTH);

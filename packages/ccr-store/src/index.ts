@@ -5,8 +5,11 @@ export {
   computeHandle,
   HANDLE_HEX_LENGTH,
   isCanonicalHandle,
+  type OriginalInput,
   originalBytes,
+  type PreparedOriginal,
   parseHandle,
+  prepareOriginal,
   requireHandle,
 } from "./handle.js";
 export {

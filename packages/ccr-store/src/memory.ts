@@ -2,7 +2,7 @@
 // bytes are copied in and out (a caller mutating its buffer cannot change a stored original),
 // every get re-verifies the SHA-256, and room is made only by dropping idle entries.
 import { CcrStoreError } from "./errors.js";
-import { handleFromSha256, originalBytes, requireHandle, sha256Hex } from "./handle.js";
+import { asPrepared, handleFromSha256, type OriginalInput, requireHandle, sha256Hex } from "./handle.js";
 import {
   checkOriginalArgument,
   checkSize,
@@ -58,14 +58,12 @@ export function openMemoryStore(opts: MemoryStoreOptions = {}): CcrStore {
   };
 
   return {
-    put(original: string | Uint8Array, meta?: CcrMeta): PutResult {
+    put(original: OriginalInput, meta?: CcrMeta): PutResult {
       open();
       checkOriginalArgument(original, policy);
-      const bytes = originalBytes(original);
+      const { bytes, sha256, handle } = asPrepared(original);
       const m = normalizeMeta(meta);
       checkSize(bytes.byteLength, policy);
-      const sha256 = sha256Hex(bytes);
-      const handle = handleFromSha256(sha256);
       const t = now(policy);
       const existing = entries.get(handle);
       if (existing) {

@@ -3,6 +3,8 @@
 // that were put, verified against their SHA-256, or null when the handle is unknown; nothing is
 // evicted except entries idle for longer than the idle window, and only when a put needs room.
 
+import type { OriginalInput } from "./handle.js";
+
 /** Milliseconds since the Unix epoch; injected so tests can move time. */
 export type Clock = () => number;
 
@@ -67,7 +69,7 @@ export interface CcrStats {
 /** A store of byte-exact originals keyed by content handle. */
 export interface CcrStore {
   /** Store an original (idempotent). Throws store_full, original_too_large, invalid_original, invalid_meta. */
-  put(original: string | Uint8Array, meta?: CcrMeta): PutResult;
+  put(original: OriginalInput, meta?: CcrMeta): PutResult;
   /** The record for a handle (any accepted spelling), or null. Throws invalid_handle, store_corrupt. */
   get(handle: string): CcrRecord | null;
   /** True when the handle is held. Does not count as a read for the idle window. */

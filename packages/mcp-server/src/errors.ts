@@ -10,7 +10,6 @@ export type McpServerErrorCode =
   | "cave_internal_error"
   | "cave_result_too_large"
   | "cave_unknown_handle"
-  | "cave_handle_mismatch"
   | "cave_toon_invalid"
   | "cave_engine_timeout"
   | "cave_engine_failed"

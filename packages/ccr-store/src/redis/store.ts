@@ -11,7 +11,7 @@
 // - the server being away is store_unavailable, after bounded waits (see connection.ts).
 import { createHash } from "node:crypto";
 import { CcrStoreError } from "../errors.js";
-import { handleFromSha256, originalBytes, requireHandle, sha256Hex } from "../handle.js";
+import { asPrepared, handleFromSha256, type OriginalInput, requireHandle, sha256Hex } from "../handle.js";
 import {
   checkOriginalArgument,
   checkSize,
@@ -113,14 +113,12 @@ export function openRedisStore(opts: RedisStoreOptions): TeamStore {
     [t, policy.idleMs, maxAgeMs, graceMs, tombstoneMs].map((n) => String(n));
 
   return {
-    async put(original: string | Uint8Array, meta?: CcrMeta): Promise<PutResult> {
+    async put(original: OriginalInput, meta?: CcrMeta): Promise<PutResult> {
       open();
       checkOriginalArgument(original, sizePolicy);
-      const bytes = originalBytes(original);
+      const { bytes, sha256, handle } = asPrepared(original);
       const m = normalizeMeta(meta);
       checkSize(bytes.byteLength, sizePolicy);
-      const sha256 = sha256Hex(bytes);
-      const handle = handleFromSha256(sha256);
       const t = now(policy);
       const fields = [
         "sha256",

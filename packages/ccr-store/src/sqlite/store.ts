@@ -10,7 +10,14 @@
 // other processes could not resolve. A file that can only be read serves gets; puts are refused
 // with store_read_only.
 import { CcrStoreError } from "../errors.js";
-import { handleFromSha256, originalBytes, requireHandle, sha256Hex } from "../handle.js";
+import {
+  asPrepared,
+  handleFromSha256,
+  type OriginalInput,
+  type PreparedOriginal,
+  requireHandle,
+  sha256Hex,
+} from "../handle.js";
 import { prepareStoreLocation } from "../location.js";
 import {
   checkOriginalArgument,
@@ -98,11 +105,9 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 function putRow(
   sql: Statements,
   policy: Policy,
-  bytes: Uint8Array,
-  sha256: string,
+  { bytes, sha256, handle }: PreparedOriginal,
   m: NormalizedMeta,
 ): PutResult {
-  const handle = handleFromSha256(sha256);
   const t = now(policy);
   const stored = sql.findStored.get(handle) as Pick<Row, "sha256" | "size" | "original"> | undefined;
   if (stored !== undefined) {
@@ -190,6 +195,8 @@ export function openSqliteStore(opts: SqliteStoreOptions): CcrStore {
     for (const handle of handles) {
       const row = from.find.get(handle) as Row | undefined;
       if (row === undefined || sha256Hex(row.original) !== row.sha256) continue;
+      // Verified just above, so the row is already a prepared original.
+      const verified = { bytes: row.original, sha256: row.sha256, handle: handleFromSha256(row.sha256) };
       const meta: NormalizedMeta = {
         kind: row.kind,
         producer: row.producer,
@@ -199,7 +206,7 @@ export function openSqliteStore(opts: SqliteStoreOptions): CcrStore {
       };
       try {
         withBusyRetry(
-          () => transaction(to.db, "immediate", () => putRow(to, policy, row.original, row.sha256, meta)),
+          () => transaction(to.db, "immediate", () => putRow(to, policy, verified, meta)),
           `carry ${handle} into ${path}`,
           busyTimeoutMs,
         );
@@ -238,12 +245,12 @@ export function openSqliteStore(opts: SqliteStoreOptions): CcrStore {
     withBusyRetry(() => sql.find.get(handle) as Row | undefined, `get from ${path}`, busyTimeoutMs);
 
   return {
-    put(original: string | Uint8Array, meta?: CcrMeta): PutResult {
+    put(original: OriginalInput, meta?: CcrMeta): PutResult {
       ensureOpen();
       checkOriginalArgument(original, policy);
-      const bytes = originalBytes(original);
+      const prepared = asPrepared(original);
       const m = normalizeMeta(meta);
-      checkSize(bytes.byteLength, policy);
+      checkSize(prepared.bytes.byteLength, policy);
       if (conn.readOnly) {
         throw new CcrStoreError(
           "store_read_only",
@@ -251,9 +258,8 @@ export function openSqliteStore(opts: SqliteStoreOptions): CcrStore {
         );
       }
       ensureCurrent();
-      const sha256 = sha256Hex(bytes);
       return withBusyRetry(
-        () => transaction(sql.db, "immediate", () => putRow(sql, policy, bytes, sha256, m)),
+        () => transaction(sql.db, "immediate", () => putRow(sql, policy, prepared, m)),
         `put into ${path}`,
         busyTimeoutMs,
       );
