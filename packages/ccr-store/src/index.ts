@@ -12,13 +12,7 @@ export {
   prepareOriginal,
   requireHandle,
 } from "./handle.js";
-export {
-  prepareStoreLocation,
-  resolveStoreLocation,
-  type StoreAccess,
-  type StoreEnv,
-  type StoreLocation,
-} from "./location.js";
+export { prepareStoreLocation, type StoreAccess } from "./location.js";
 export { type MemoryStoreOptions, openMemoryStore } from "./memory.js";
 export { DEFAULT_BUDGET_BYTES, DEFAULT_IDLE_MS, MAX_ORIGINAL_BYTES } from "./policy.js";
 export type { TeamLinkState, TeamStatus, TeamStore } from "./team.js";

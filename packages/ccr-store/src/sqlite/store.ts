@@ -45,7 +45,7 @@ import { selectDriver } from "./select.js";
 
 /** Options of openSqliteStore. */
 export interface SqliteStoreOptions extends StorePolicyOptions {
-  /** Absolute path of the database file; see resolveStoreLocation. */
+  /** Absolute path of the database file (the caller decides where; see prepareStoreLocation). */
   path: string;
   /** How long to wait for another process's lock before store_busy. Default 5000 ms. */
   busyTimeoutMs?: number;
