@@ -4,8 +4,7 @@
 // a local store into one without changing what it does: every result is the same, every throw
 // becomes a rejection with the same CcrStoreError. The contract suite runs on this face, so one
 // suite proves every backend.
-import type { OriginalInput } from "./handle.js";
-import type { CcrMeta, CcrRecord, CcrStats, CcrStore, PutResult } from "./types.js";
+import type { CcrMeta, CcrRecord, CcrStats, CcrStore, OriginalInput, PutResult } from "./types.js";
 
 /** The CcrStore contract with every answer delivered as a promise. */
 export interface AsyncCcrStore {

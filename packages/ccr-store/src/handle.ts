@@ -5,6 +5,7 @@
 // matched pairs of quotes or backticks, returns the canonical "ccr_<hex>", and never throws.
 import { createHash } from "node:crypto";
 import { CcrStoreError } from "./errors.js";
+import type { OriginalInput, PreparedOriginal } from "./types.js";
 
 /** Number of hex digits of the SHA-256 kept in a handle (128 bits). */
 export const HANDLE_HEX_LENGTH = 32;
@@ -48,23 +49,6 @@ export function sha256Hex(bytes: Uint8Array): string {
 export function computeHandle(original: string | Uint8Array): string {
   return handleFromSha256(sha256Hex(originalBytes(original)));
 }
-
-/**
- * An original made ready for a store, once: its exact bytes, their SHA-256 and its handle. A
- * caller that needs the handle before storing (to cite it in the compressed text) prepares the
- * original and passes this to `put`, so the bytes are encoded and hashed exactly once. Only values
- * made by `prepareOriginal` are trusted by `put`; the bytes must not be changed in between.
- */
-export interface PreparedOriginal {
-  readonly bytes: Uint8Array;
-  /** Full SHA-256 of `bytes`, lowercase hex. */
-  readonly sha256: string;
-  /** "ccr_" + the first 32 hex digits of `sha256`. */
-  readonly handle: string;
-}
-
-/** What a put accepts: the original itself, or the same original already prepared. */
-export type OriginalInput = string | Uint8Array | PreparedOriginal;
 
 // Values made here, so that a hand-built object with a wrong hash can never skip the hashing.
 const madeHere = new WeakSet<object>();

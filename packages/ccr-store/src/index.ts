@@ -5,9 +5,7 @@ export {
   computeHandle,
   HANDLE_HEX_LENGTH,
   isCanonicalHandle,
-  type OriginalInput,
   originalBytes,
-  type PreparedOriginal,
   parseHandle,
   prepareOriginal,
   requireHandle,
@@ -31,6 +29,8 @@ export type {
   CcrStats,
   CcrStore,
   Clock,
+  OriginalInput,
+  PreparedOriginal,
   PutResult,
   StorePolicyOptions,
 } from "./types.js";

@@ -2,7 +2,7 @@
 // bytes are copied in and out (a caller mutating its buffer cannot change a stored original),
 // every get re-verifies the SHA-256, and room is made only by dropping idle entries.
 import { CcrStoreError } from "./errors.js";
-import { asPrepared, handleFromSha256, type OriginalInput, requireHandle, sha256Hex } from "./handle.js";
+import { asPrepared, handleFromSha256, requireHandle, sha256Hex } from "./handle.js";
 import {
   checkOriginalArgument,
   checkSize,
@@ -12,7 +12,15 @@ import {
   planRoom,
   resolvePolicy,
 } from "./policy.js";
-import type { CcrMeta, CcrRecord, CcrStats, CcrStore, PutResult, StorePolicyOptions } from "./types.js";
+import type {
+  CcrMeta,
+  CcrRecord,
+  CcrStats,
+  CcrStore,
+  OriginalInput,
+  PutResult,
+  StorePolicyOptions,
+} from "./types.js";
 
 /** Options of the memory backend. */
 export type MemoryStoreOptions = StorePolicyOptions;

@@ -12,9 +12,17 @@
 // - without a team store it is exactly the local store, seen asynchronously.
 import type { AsyncCcrStore } from "./async.js";
 import { isCcrStoreError } from "./errors.js";
-import { asPrepared, type OriginalInput, type PreparedOriginal } from "./handle.js";
+import { asPrepared } from "./handle.js";
 import type { TeamStatus, TeamStore } from "./team.js";
-import type { CcrMeta, CcrRecord, CcrStats, CcrStore, PutResult } from "./types.js";
+import type {
+  CcrMeta,
+  CcrRecord,
+  CcrStats,
+  CcrStore,
+  OriginalInput,
+  PreparedOriginal,
+  PutResult,
+} from "./types.js";
 
 /** Where the log lines of the tiered store go (stderr in the binary). */
 export interface TieredLogger {

@@ -3,10 +3,25 @@
 // that were put, verified against their SHA-256, or null when the handle is unknown; nothing is
 // evicted except entries idle for longer than the idle window, and only when a put needs room.
 
-import type { OriginalInput } from "./handle.js";
-
 /** Milliseconds since the Unix epoch; injected so tests can move time. */
 export type Clock = () => number;
+
+/**
+ * An original made ready for a store, once: its exact bytes, their SHA-256 and its handle. A
+ * caller that needs the handle before storing (to cite it in the compressed text) prepares the
+ * original and passes this to `put`, so the bytes are encoded and hashed exactly once. Only values
+ * made by `prepareOriginal` are trusted by `put`; the bytes must not be changed in between.
+ */
+export interface PreparedOriginal {
+  readonly bytes: Uint8Array;
+  /** Full SHA-256 of `bytes`, lowercase hex. */
+  readonly sha256: string;
+  /** "ccr_" + the first 32 hex digits of `sha256`. */
+  readonly handle: string;
+}
+
+/** What a put accepts: the original itself, or the same original already prepared. */
+export type OriginalInput = string | Uint8Array | PreparedOriginal;
 
 /** What the producer knows about an original. Every field is optional. */
 export interface CcrMeta {

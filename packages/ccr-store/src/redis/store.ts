@@ -11,7 +11,7 @@
 // - the server being away is store_unavailable, after bounded waits (see connection.ts).
 import { createHash } from "node:crypto";
 import { CcrStoreError } from "../errors.js";
-import { asPrepared, handleFromSha256, type OriginalInput, requireHandle, sha256Hex } from "../handle.js";
+import { asPrepared, handleFromSha256, requireHandle, sha256Hex } from "../handle.js";
 import {
   checkOriginalArgument,
   checkSize,
@@ -22,7 +22,7 @@ import {
 } from "../policy.js";
 import type { TeamLinkState, TeamStatus, TeamStore } from "../team.js";
 import { checkNamespace, parseTeamUrl, type TeamUrl } from "../teamUrl.js";
-import type { CcrMeta, CcrRecord, CcrStats, PutResult, StorePolicyOptions } from "../types.js";
+import type { CcrMeta, CcrRecord, CcrStats, OriginalInput, PutResult, StorePolicyOptions } from "../types.js";
 import { openTeamConnection } from "./connection.js";
 
 const DAY = 86_400_000;

@@ -10,14 +10,7 @@
 // other processes could not resolve. A file that can only be read serves gets; puts are refused
 // with store_read_only.
 import { CcrStoreError } from "../errors.js";
-import {
-  asPrepared,
-  handleFromSha256,
-  type OriginalInput,
-  type PreparedOriginal,
-  requireHandle,
-  sha256Hex,
-} from "../handle.js";
+import { asPrepared, handleFromSha256, requireHandle, sha256Hex } from "../handle.js";
 import { prepareStoreLocation } from "../location.js";
 import {
   checkOriginalArgument,
@@ -31,7 +24,16 @@ import {
   positiveInt,
   resolvePolicy,
 } from "../policy.js";
-import type { CcrMeta, CcrRecord, CcrStats, CcrStore, PutResult, StorePolicyOptions } from "../types.js";
+import type {
+  CcrMeta,
+  CcrRecord,
+  CcrStats,
+  CcrStore,
+  OriginalInput,
+  PreparedOriginal,
+  PutResult,
+  StorePolicyOptions,
+} from "../types.js";
 import { acquire, fileIdentity, type Lease, withBusyRetry } from "./connection.js";
 import {
   type SqlConnection,
