@@ -15,12 +15,9 @@ import { prepareStoreLocation } from "../location.js";
 import {
   checkOriginalArgument,
   checkSize,
-  type IdleEntry,
   type NormalizedMeta,
   normalizeMeta,
   now,
-  type Policy,
-  planRoom,
   positiveInt,
   resolvePolicy,
 } from "../policy.js";
@@ -30,19 +27,12 @@ import type {
   CcrStats,
   CcrStore,
   OriginalInput,
-  PreparedOriginal,
   PutResult,
   StorePolicyOptions,
 } from "../types.js";
 import { acquire, fileIdentity, type Lease, withBusyRetry } from "./connection.js";
-import {
-  type SqlConnection,
-  type SqliteDriverChoice,
-  type SqlStatement,
-  scalar,
-  transaction,
-} from "./driver.js";
-import { T_ENTRIES, T_META } from "./schema.js";
+import { type SqliteDriverChoice, scalar, transaction } from "./driver.js";
+import { putRow, type Row, type Statements, statements } from "./rows.js";
 import { selectDriver } from "./select.js";
 
 /** Options of openSqliteStore. */
@@ -59,95 +49,8 @@ export interface SqliteStoreOptions extends StorePolicyOptions {
   nativeBinding?: string;
 }
 
-interface Row {
-  sha256: string;
-  size: number;
-  kind: string | null;
-  producer: string | null;
-  tokens_in: number | null;
-  tokens_out: number | null;
-  created_at: number;
-  last_access_at: number;
-  hits: number;
-  original: Uint8Array;
-}
-
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 const DRIVER_CHOICES: readonly SqliteDriverChoice[] = ["auto", "node:sqlite", "better-sqlite3"];
-
-/** Prepared statements on one connection. */
-function statements(db: SqlConnection) {
-  const q = (sql: string): SqlStatement => db.prepare(sql);
-  return {
-    db,
-    find: q(`SELECT sha256, size, kind, producer, tokens_in, tokens_out, created_at, last_access_at, hits, original
-      FROM ${T_ENTRIES} WHERE handle = ?`),
-    findStored: q(`SELECT sha256, size, original FROM ${T_ENTRIES} WHERE handle = ?`),
-    has: q(`SELECT 1 AS found FROM ${T_ENTRIES} WHERE handle = ?`),
-    handles: q(`SELECT handle FROM ${T_ENTRIES} ORDER BY last_access_at`),
-    touch: q(`UPDATE ${T_ENTRIES} SET last_access_at = max(last_access_at, ?) WHERE handle = ?`),
-    hit: q(`UPDATE ${T_ENTRIES} SET last_access_at = max(last_access_at, ?), hits = hits + 1
-      WHERE handle = ?`),
-    repair: q(`UPDATE ${T_ENTRIES} SET sha256 = ?, size = ?, original = ?,
-      last_access_at = max(last_access_at, ?) WHERE handle = ?`),
-    total: q(`SELECT value FROM ${T_META} WHERE key = ?`),
-    idle: q(`SELECT handle, size FROM ${T_ENTRIES} WHERE last_access_at < ? ORDER BY last_access_at`),
-    drop: q(`DELETE FROM ${T_ENTRIES} WHERE handle = ?`),
-    insert: q(`INSERT INTO ${T_ENTRIES} (handle, sha256, size, kind, producer, tokens_in, tokens_out,
-      created_at, stored_at, last_access_at, hits, original) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`),
-  };
-}
-type Statements = ReturnType<typeof statements>;
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.byteLength), b) === 0;
-}
-
-/** Store bytes under the write lock (the caller holds BEGIN IMMEDIATE). Hashing happened before. */
-function putRow(
-  sql: Statements,
-  policy: Policy,
-  { bytes, sha256, handle }: PreparedOriginal,
-  m: NormalizedMeta,
-): PutResult {
-  const t = now(policy);
-  const stored = sql.findStored.get(handle) as Pick<Row, "sha256" | "size" | "original"> | undefined;
-  if (stored !== undefined) {
-    // Same handle: either our bytes are already there, or a damaged record that these bytes repair.
-    // Every column get() checks takes part, or a record damaged in one of them stays broken.
-    const intact =
-      stored.sha256 === sha256 &&
-      stored.size === bytes.byteLength &&
-      stored.original instanceof Uint8Array &&
-      sameBytes(stored.original, bytes);
-    if (intact) sql.touch.run(t, handle);
-    else sql.repair.run(sha256, bytes.byteLength, bytes, t, handle);
-    return { handle, created: false };
-  }
-  const used = Number(scalar(sql.total, "bytes"));
-  const cutoff = t - policy.idleMs;
-  // Lazy: the idle scan runs only when room is actually needed (the usual put needs none), and
-  // planRoom's for..of releases the statement before the deletes below.
-  function* idle(): Generator<IdleEntry> {
-    yield* sql.idle.iterate(cutoff) as Iterable<IdleEntry>;
-  }
-  const drop = planRoom(used, bytes.byteLength, policy, idle());
-  for (const h of drop) sql.drop.run(h);
-  sql.insert.run(
-    handle,
-    sha256,
-    bytes.byteLength,
-    m.kind,
-    m.producer,
-    m.tokensIn,
-    m.tokensOut,
-    m.createdAt ?? t,
-    t,
-    t,
-    bytes,
-  );
-  return { handle, created: true };
-}
 
 /**
  * Open (creating if needed) the store at `opts.path`. Throws store_unsafe_path, store_open_failed,
@@ -225,7 +128,7 @@ export function openSqliteStore(opts: SqliteStoreOptions): CcrStore {
    */
   const ensureCurrent = (): void => {
     if (fileIdentity(path) === conn.identity) return;
-    let next: Lease;
+    let next: Lease | undefined;
     try {
       next = lease();
       const nextSql = statements(next.db);
@@ -234,6 +137,9 @@ export function openSqliteStore(opts: SqliteStoreOptions): CcrStore {
       conn = next;
       sql = nextSql;
     } catch (err) {
+      // The new file's connection was borrowed for nothing: give it back, or it stays open for
+      // the life of the process (a leaked handle, and a -wal that is never cleaned up).
+      next?.release();
       const why = err instanceof Error ? err.message : String(err);
       throw new CcrStoreError(
         "store_vanished",
