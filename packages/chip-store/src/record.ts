@@ -207,3 +207,14 @@ export function metaOf(chip: Chip): ChipMeta {
   if (chip.origin) meta.origin = { ...chip.origin };
   return meta;
 }
+
+/** A copy the caller may change without changing the store's (args, origin and data are copied). */
+export function copyChip(chip: Chip): Chip {
+  const out: Chip = { ...chip };
+  if (chip.origin) out.origin = { ...chip.origin };
+  // A JSON round trip, not structuredClone: args are JSON values, and structuredClone overflows
+  // the stack on args nested a few thousand levels deep that JSON handles.
+  if (chip.kind === "failure") out.args = JSON.parse(JSON.stringify(chip.args) ?? "null");
+  if (chip.data) out.data = new Uint8Array(chip.data);
+  return out;
+}
