@@ -36,12 +36,15 @@ export {
   type TransportHooks,
 } from "./transport/options.js";
 export { HardenedStdioTransport } from "./transport/stdio.js";
-export type { EngineJob } from "./work/jobs.js";
-export type { Engine, EngineFailure, EngineOutcome, EnginePoolOptions, EngineStats } from "./work/pool.js";
 export {
   DEFAULT_ENGINE_TIMEOUT_MS,
-  EnginePool,
+  type Engine,
+  type EngineFailure,
+  type EngineOutcome,
+  type EngineStats,
   engineBudgetMs,
   inlineEngine,
   MAX_BUDGET_FACTOR,
-} from "./work/pool.js";
+} from "./work/engine.js";
+export type { EngineJob } from "./work/jobs.js";
+export { EnginePool, type EnginePoolOptions } from "./work/pool.js";

@@ -11,8 +11,8 @@ import type { TextOutcome } from "../contract.js";
 import { defineTool, type ToolSpec } from "../registry.js";
 import type { Session } from "../session.js";
 import { toWireError } from "../wire/errorMap.js";
+import type { Engine } from "../work/engine.js";
 import { outputOf } from "../work/jobs.js";
-import type { Engine } from "../work/pool.js";
 import { countTokensWithin, roughTokens } from "../work/tokens.js";
 
 /** What the stats tool says about where originals are kept. */

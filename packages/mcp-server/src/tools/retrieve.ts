@@ -18,8 +18,8 @@ import type { TextOutcome } from "../contract.js";
 import { McpServerError } from "../errors.js";
 import { defineTool, type ToolSpec } from "../registry.js";
 import { DISTINCT_RETRIEVE_LIMIT, type Session } from "../session.js";
+import type { Engine } from "../work/engine.js";
 import { outputOf } from "../work/jobs.js";
-import type { Engine } from "../work/pool.js";
 import { countTokensWithin } from "../work/tokens.js";
 
 export interface RetrieveDeps {
