@@ -1,7 +1,7 @@
 // Parsing single setting values: whole numbers, byte sizes, directories, `~` paths. Contract: a
 // bad value throws ConfigError naming the flag or variable and what is accepted; nothing here
 // reads the environment.
-import { statSync } from "node:fs";
+import { type Stats, statSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import { ConfigError } from "../errors.js";
 
@@ -14,14 +14,17 @@ export function expandHome(p: string, home: string): string {
   return p === "~" ? home : p.startsWith("~/") ? `${home}/${p.slice(2)}` : p;
 }
 
-export function checkDir(path: string, source: string): string {
-  let isDir = false;
+/** The file or directory at `path`, or ConfigError naming `source` when nothing is there. */
+function statOrFail(path: string, source: string): Stats {
   try {
-    isDir = statSync(path).isDirectory();
+    return statSync(path);
   } catch (err) {
     throw new ConfigError(`${source}: ${path} does not exist`, { cause: err });
   }
-  if (!isDir) throw new ConfigError(`${source}: ${path} is not a directory`);
+}
+
+export function checkDir(path: string, source: string): string {
+  if (!statOrFail(path, source).isDirectory()) throw new ConfigError(`${source}: ${path} is not a directory`);
   if (!isAbsolute(path)) throw new ConfigError(`${source}: ${path} must be absolute`);
   return path;
 }
@@ -29,13 +32,7 @@ export function checkDir(path: string, source: string): string {
 /** An existing absolute file (`what` names its kind in the message, e.g. "a .node file"). */
 export function existingFile(raw: string, source: string, what: string): string {
   if (!isAbsolute(raw)) throw new ConfigError(`${source}: "${raw}" must be an absolute path to ${what}`);
-  let isFile = false;
-  try {
-    isFile = statSync(raw).isFile();
-  } catch (err) {
-    throw new ConfigError(`${source}: ${raw} does not exist`, { cause: err });
-  }
-  if (!isFile) throw new ConfigError(`${source}: ${raw} is not a file`);
+  if (!statOrFail(raw, source).isFile()) throw new ConfigError(`${source}: ${raw} is not a file`);
   return raw;
 }
 
