@@ -2,16 +2,8 @@
 // bytes are copied in and out (a caller mutating its buffer cannot change a stored original),
 // every get re-verifies the SHA-256, and room is made only by dropping idle entries.
 import { CcrStoreError } from "./errors.js";
-import { asPrepared, handleFromSha256, requireHandle, sha256Hex } from "./handle.js";
-import {
-  checkOriginalArgument,
-  checkSize,
-  type IdleEntry,
-  normalizeMeta,
-  now,
-  planRoom,
-  resolvePolicy,
-} from "./policy.js";
+import { handleFromSha256, requireHandle, sha256Hex } from "./handle.js";
+import { acceptPut, type IdleEntry, now, planRoom, resolvePolicy } from "./policy.js";
 import type {
   CcrMeta,
   CcrRecord,
@@ -68,10 +60,8 @@ export function openMemoryStore(opts: MemoryStoreOptions = {}): CcrStore {
   return {
     put(original: OriginalInput, meta?: CcrMeta): PutResult {
       open();
-      checkOriginalArgument(original, policy);
-      const { bytes, sha256, handle } = asPrepared(original);
-      const m = normalizeMeta(meta);
-      checkSize(bytes.byteLength, policy);
+      const { prepared, meta: m } = acceptPut(original, meta, policy);
+      const { bytes, sha256, handle } = prepared;
       const t = now(policy);
       const existing = entries.get(handle);
       if (existing) {

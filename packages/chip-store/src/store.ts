@@ -267,15 +267,6 @@ export class ChipStore {
   }
 }
 
-export type {
-  ChipStoreOptions,
-  ListFilter,
-  LoadReport,
-  SaveContentInput,
-  SaveFailureInput,
-  SaveResult,
-} from "./options.js";
-
 /** Opens a chip store: creates the directory, loads what is there, applies capacity and TTL. */
 export function openChipStore(options: ChipStoreOptions = {}): ChipStore {
   return new ChipStore(options);

@@ -11,15 +11,8 @@
 // - the server being away is store_unavailable, after bounded waits (see connection.ts).
 import { createHash } from "node:crypto";
 import { CcrStoreError } from "../errors.js";
-import { asPrepared, handleFromSha256, requireHandle, sha256Hex } from "../handle.js";
-import {
-  checkOriginalArgument,
-  checkSize,
-  normalizeMeta,
-  now,
-  positiveInt,
-  resolvePolicy,
-} from "../policy.js";
+import { handleFromSha256, requireHandle, sha256Hex } from "../handle.js";
+import { acceptPut, now, positiveInt, resolvePolicy } from "../policy.js";
 import type { TeamLinkState, TeamStatus, TeamStore } from "../team.js";
 import { checkNamespace, parseTeamUrl, type TeamUrl } from "../teamUrl.js";
 import type { CcrMeta, CcrRecord, CcrStats, OriginalInput, PutResult, StorePolicyOptions } from "../types.js";
@@ -115,10 +108,8 @@ export function openRedisStore(opts: RedisStoreOptions): TeamStore {
   return {
     async put(original: OriginalInput, meta?: CcrMeta): Promise<PutResult> {
       open();
-      checkOriginalArgument(original, sizePolicy);
-      const { bytes, sha256, handle } = asPrepared(original);
-      const m = normalizeMeta(meta);
-      checkSize(bytes.byteLength, sizePolicy);
+      const { prepared, meta: m } = acceptPut(original, meta, sizePolicy);
+      const { bytes, sha256, handle } = prepared;
       const t = now(policy);
       const fields = [
         "sha256",

@@ -10,17 +10,9 @@
 // other processes could not resolve. A file that can only be read serves gets; puts are refused
 // with store_read_only.
 import { CcrStoreError } from "../errors.js";
-import { asPrepared, handleFromSha256, requireHandle, sha256Hex } from "../handle.js";
+import { handleFromSha256, requireHandle, sha256Hex } from "../handle.js";
 import { prepareStoreLocation } from "../location.js";
-import {
-  checkOriginalArgument,
-  checkSize,
-  type NormalizedMeta,
-  normalizeMeta,
-  now,
-  positiveInt,
-  resolvePolicy,
-} from "../policy.js";
+import { acceptPut, type NormalizedMeta, now, positiveInt, resolvePolicy } from "../policy.js";
 import type {
   CcrMeta,
   CcrRecord,
@@ -155,10 +147,7 @@ export function openSqliteStore(opts: SqliteStoreOptions): CcrStore {
   return {
     put(original: OriginalInput, meta?: CcrMeta): PutResult {
       ensureOpen();
-      checkOriginalArgument(original, policy);
-      const prepared = asPrepared(original);
-      const m = normalizeMeta(meta);
-      checkSize(prepared.bytes.byteLength, policy);
+      const { prepared, meta: m } = acceptPut(original, meta, policy);
       if (conn.readOnly) {
         throw new CcrStoreError(
           "store_read_only",
