@@ -10,6 +10,7 @@
 // open are answered `cave_upstream_gone`. Backpressure on either side pauses the other's reader.
 import type { Readable, Writable } from "node:stream";
 import type { CallToolResult, RequestId } from "@modelcontextprotocol/sdk/types.js";
+import { errorResult } from "../contract.js";
 import { type Logger, silentLogger } from "../logger.js";
 import type { ToolRegistry } from "../registry.js";
 import { fault, invalidRequest, lineTooLarge, parseError } from "../transport/faults.js";
@@ -85,12 +86,7 @@ export function startProxy(options: ProxyOptions): ProxyHandle {
           signal: new AbortController().signal,
         });
       } catch (err) {
-        result = {
-          content: [
-            { type: "text", text: `cave_tool_panicked: ${err instanceof Error ? err.message : String(err)}` },
-          ],
-          isError: true,
-        };
+        result = errorResult("cave_tool_panicked", err instanceof Error ? err.message : String(err));
       }
       await emit({ jsonrpc: "2.0", id, result });
     })();
