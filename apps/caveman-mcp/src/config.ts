@@ -23,7 +23,6 @@ import { byteSize, checkDir, expandHome, MIB, positiveInt } from "./config/value
 import { ConfigError } from "./errors.js";
 
 export type { HooksConfig } from "./config/hooks.js";
-export { MIB } from "./config/values.js";
 
 export interface Config {
   roots: string[];

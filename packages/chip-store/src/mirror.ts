@@ -23,13 +23,13 @@ import { ChipQueue, type Entry } from "./queue.js";
 import { type Chip, fromDiskJson, metaOf, toDiskJson } from "./record.js";
 import { isExpired, type ScanContext, scanNewChips } from "./scan.js";
 
-export interface SyncReport {
+interface SyncReport {
   skipped: { file: string; reason: string }[];
   expired: string[];
   evicted: string[];
 }
 
-export interface MirrorOptions {
+interface MirrorOptions {
   dir: string | null;
   capacity: number;
   clock: () => number;

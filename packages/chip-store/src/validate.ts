@@ -8,7 +8,7 @@ import type { Chip, ChipOrigin, Payload } from "./record.js";
 const utf8Strict = new TextDecoder("utf-8", { fatal: true });
 
 /** What a save stores: the payload, and the record fields that come with it. */
-export interface SaveParts {
+interface SaveParts {
   tool: string;
   payload: Payload;
   extra: Partial<Chip>;

@@ -11,7 +11,7 @@ import { existingFile, expandHome } from "./values.js";
 
 export type StoreLocation = { kind: "memory" } | { kind: "sqlite"; path: string };
 
-export interface StoreFlags {
+interface StoreFlags {
   ephemeral: boolean;
   db?: string | undefined;
 }

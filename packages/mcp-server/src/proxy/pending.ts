@@ -16,7 +16,7 @@ type Pending = { kind: "call"; tool: string } | { kind: "list" } | { kind: "othe
 export const RETRIEVE = "caveman_retrieve";
 
 /** A request id as a map key (ids 1 and "1" differ), or null when it is not a readable id. */
-export function idKey(id: unknown): string | null {
+function idKey(id: unknown): string | null {
   const r = readableId(id);
   return r === null ? null : JSON.stringify(r);
 }

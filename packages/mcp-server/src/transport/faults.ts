@@ -26,7 +26,7 @@ const RPC_CODE: Readonly<Record<TransportFaultCode, number>> = {
 };
 
 /** A JSON-RPC error response; `id` null when the request's id could not be read. */
-export function errorResponse(id: RequestId | null, code: number, message: string, data?: unknown): object {
+function errorResponse(id: RequestId | null, code: number, message: string, data?: unknown): object {
   const error: Record<string, unknown> = { code, message };
   if (data !== undefined) error.data = data;
   return { jsonrpc: "2.0", id, error };

@@ -25,7 +25,7 @@ function heldCost(frame: Frame): number {
 }
 
 /** What the flow needs from the transport that owns it. */
-export interface FlowHost {
+interface FlowHost {
   readonly stdin: Readable;
   /** False once intake has stopped: nothing more is run, held or answered from here. */
   intakeOpen(): boolean;

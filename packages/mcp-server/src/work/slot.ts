@@ -39,7 +39,7 @@ export function defaultMaxHeapMb(): number {
   return Math.max(512, Math.min(4096, Math.floor(totalmem() / MIB / 4)));
 }
 
-export interface SlotEvents {
+interface SlotEvents {
   message(msg: WorkerMessage): void;
   exit(code: number): void;
   /** The worker did not load the engine in time (`lastError` says so). */
