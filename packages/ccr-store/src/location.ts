@@ -138,19 +138,19 @@ function chmodOrFail(file: string): void {
   }
 }
 
+/** The file's own status (a symlink is seen as one), or null when nothing is there. */
 function lstatOrNull(p: string): Stats | null {
-  try {
-    return lstatSync(p);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw new CcrStoreError("store_open_failed", `cannot inspect ${p}`, { cause: err });
-  }
+  return inspect(p, lstatSync);
 }
 
 /** Follows symlinks: a symlinked directory (macOS /tmp) is fine, a symlinked database is not. */
 function statOrNull(p: string): Stats | null {
+  return inspect(p, statSync);
+}
+
+function inspect(p: string, stat: (p: string) => Stats): Stats | null {
   try {
-    return statSync(p);
+    return stat(p);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
     throw new CcrStoreError("store_open_failed", `cannot inspect ${p}`, { cause: err });

@@ -17,17 +17,8 @@ import type {
 /** Options of the memory backend. */
 export type MemoryStoreOptions = StorePolicyOptions;
 
-interface Entry {
-  bytes: Uint8Array;
-  sha256: string;
-  kind: string | null;
-  producer: string | null;
-  tokensIn: number | null;
-  tokensOut: number | null;
-  createdAt: number;
-  lastAccessAt: number;
-  hits: number;
-}
+/** What the store keeps per handle: the record's fields, with the bytes it copies out on a get. */
+type Entry = Omit<CcrRecord, "handle" | "original" | "size"> & { bytes: Uint8Array };
 
 /** Open a store that lives in this process only and is gone when it closes or the process exits. */
 export function openMemoryStore(opts: MemoryStoreOptions = {}): CcrStore {
