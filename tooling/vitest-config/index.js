@@ -18,10 +18,29 @@ const serverConditions = [SOURCE_CONDITION, "module", "node", "development|produ
 const clientConditions = [SOURCE_CONDITION, "module", "browser", "development|production"];
 
 /**
+ * Keeps the source condition in Vite's resolver only. Vitest also hands `ssr.resolve.conditions`
+ * to the test process as `--conditions` flags, and worker threads inherit those: a worker script
+ * from dist/ (mcp-server's engine worker) would then import a dependency's `src/index.ts` through
+ * plain Node, which cannot load TypeScript. The `ssr` environment has already copied its
+ * conditions when this hook runs, so dropping the condition from the top-level `ssr` options
+ * changes only what Node is told.
+ * @type {import("vitest/config").Plugin}
+ */
+const sourceForViteOnly = {
+  name: "caveman-source-condition-vite-only",
+  configResolved(config) {
+    const conditions = config.ssr.resolve?.conditions;
+    if (conditions && config.ssr.resolve)
+      config.ssr.resolve.conditions = conditions.filter((c) => c !== SOURCE_CONDITION);
+  },
+};
+
+/**
  * @param {{ include?: string[], testTimeout?: number }} [options]
  */
 export function cavemanVitest(options = {}) {
   return defineConfig({
+    plugins: [sourceForViteOnly],
     resolve: { conditions: clientConditions },
     ssr: { resolve: { conditions: serverConditions } },
     test: {

@@ -1,5 +1,6 @@
 // The handle grammar: content addressing, and a parser fuzzed against a reference grammar.
 import { createHash } from "node:crypto";
+import { propertyParams } from "@caveman/test-kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CcrStoreError } from "./errors.js";
@@ -59,6 +60,7 @@ describe("computeHandle", () => {
       fc.property(fc.string({ unit: "grapheme" }), (s) => {
         expect(computeHandle(s)).toBe(computeHandle(new TextEncoder().encode(s)));
       }),
+      propertyParams(),
     );
   });
 
@@ -81,7 +83,7 @@ describe("parseHandle", () => {
       fc.property(legal, ({ hex, spelling }) => {
         expect(parseHandle(spelling)).toBe(`ccr_${hex}`);
       }),
-      { numRuns: 2000 },
+      propertyParams(2000),
     );
   });
 
@@ -139,7 +141,7 @@ describe("parseHandle", () => {
         const s = before ? `${j}${spelling}` : `${spelling}${j}`;
         expect(parseHandle(s)).toBe(oracle(s));
       }),
-      { numRuns: 2000 },
+      propertyParams(2000),
     );
     fc.assert(
       fc.property(hex32, fc.nat(31), fc.constantFrom("g", "A", "F", " ", "_", "-", "é"), (hex, i, c) => {
@@ -147,6 +149,7 @@ describe("parseHandle", () => {
         expect(parseHandle(`ccr_${broken}`)).toBeNull();
         expect(parseHandle(`<<ccr:${broken}>>`)).toBeNull();
       }),
+      propertyParams(),
     );
   });
 
@@ -162,7 +165,7 @@ describe("parseHandle", () => {
       fc.property(fc.oneof(fc.string(), fc.string({ unit: "binary" }), nearHandle), (s) => {
         expect(parseHandle(s)).toBe(oracle(s));
       }),
-      { numRuns: 5000 },
+      propertyParams(5000),
     );
   });
 
@@ -174,6 +177,7 @@ describe("parseHandle", () => {
           expect(parseHandle(v)).toBeNull();
         },
       ),
+      propertyParams(),
     );
     expect(parseHandle(`${" ".repeat(300)}ccr_0123456789abcdef0123456789abcdef`)).toBeNull();
     expect(parseHandle("`".repeat(1_000_000))).toBeNull();

@@ -42,5 +42,6 @@ describe("spawnLines", () => {
     );
     await p.closed;
     expect(p.lines).toEqual(['{"last":true}']);
+    expect(p.values()).toEqual([{ last: true }]);
   });
 });

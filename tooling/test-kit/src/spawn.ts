@@ -21,6 +21,8 @@ export interface LineProcess {
   child: ChildProcess;
   /** Whole stdout lines so far, without their "\n". */
   lines: string[];
+  /** The non-empty whole stdout lines so far, each parsed as JSON. */
+  values(): unknown[];
   /** All of stderr so far. */
   stderr(): string;
   /** Write to stdin (a write after the child has gone is dropped, not thrown). */
@@ -75,6 +77,7 @@ export function spawnLines(command: string, args: string[], options: LineProcess
   return {
     child,
     lines: reader.lines,
+    values: () => reader.values(),
     stderr: () => err,
     exit,
     closed,
