@@ -66,7 +66,7 @@ export function readings(result: unknown): { textOnly: string; structuredOnly: s
 }
 
 /** Fails unless a text-only and a structured-only client read the same payload. */
-export function sameToBothReaders(result: unknown): string {
+function sameToBothReaders(result: unknown): string {
   const { textOnly, structuredOnly } = readings(result);
   expect(structuredOnly, "a structured-only client reads less than a text-only one").toBe(textOnly);
   return textOnly;
