@@ -22,9 +22,10 @@ const pending = new Set<string>();
 let exitHookInstalled = false;
 
 // A child process may still be writing as we remove its directory; rmSync retries ENOTEMPTY/EBUSY.
+// Forgotten only once gone, so a removal that failed is tried again at exit.
 function remove(dir: string): void {
-  pending.delete(dir);
   rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+  pending.delete(dir);
 }
 
 function installExitHook(): void {
