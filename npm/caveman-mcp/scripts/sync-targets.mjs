@@ -1,7 +1,7 @@
 // Writes what the targets table implies: npm/platforms/<id>/package.json and README.md for
-// every target, and the launcher's optionalDependencies. Run after `tsup` (it reads the
-// table from the build in .cache/repo-lib/) whenever src/targets.ts changes, then `npx biome format --write npm`;
-// test/targets.test.ts fails until then.
+// every target, and the launcher's optionalDependencies. Run after `tsup` (it reads the table
+// from the private build in .cache/repo-lib/) whenever src/targets.ts changes, then
+// `npx biome format --write npm`; test/targets.test.ts fails until then.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
