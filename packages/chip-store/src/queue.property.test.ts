@@ -1,6 +1,5 @@
 // Property: whatever mix of saves, deletes and clock steps, the store's list equals a plain FIFO
 // queue model, and each eviction names exactly the ids the model drops.
-
 import { fakeClock, propertyParams, tempDir } from "@caveman/test-kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
