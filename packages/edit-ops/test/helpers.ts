@@ -1,4 +1,5 @@
 // Shared test setup: a real temp root and journal directory per test, removed when it finishes.
+
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
