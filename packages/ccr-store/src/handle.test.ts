@@ -1,5 +1,6 @@
 // The handle grammar: content addressing, and a parser fuzzed against a reference grammar.
 import { createHash } from "node:crypto";
+import { propertyParams } from "@caveman/test-kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CcrStoreError } from "./errors.js";
@@ -70,6 +71,7 @@ describe("computeHandle", () => {
       fc.property(fc.string({ unit: "grapheme" }), (s) => {
         expect(computeHandle(s)).toBe(computeHandle(new TextEncoder().encode(s)));
       }),
+      propertyParams(),
     );
   });
 
@@ -92,7 +94,7 @@ describe("parseHandle", () => {
       fc.property(legal, ({ hex, spelling }) => {
         expect(parseHandle(spelling)).toBe(`ccr_${hex}`);
       }),
-      { numRuns: 2000 },
+      propertyParams(2000),
     );
   });
 
@@ -150,7 +152,7 @@ describe("parseHandle", () => {
         const s = before ? `${j}${spelling}` : `${spelling}${j}`;
         expect(parseHandle(s)).toBe(oracle(s));
       }),
-      { numRuns: 2000 },
+      propertyParams(2000),
     );
     fc.assert(
       fc.property(hex32, fc.nat(31), fc.constantFrom("g", "A", "F", " ", "_", "-", "é"), (hex, i, c) => {
@@ -158,6 +160,7 @@ describe("parseHandle", () => {
         expect(parseHandle(`ccr_${broken}`)).toBeNull();
         expect(parseHandle(`<<ccr:${broken}>>`)).toBeNull();
       }),
+      propertyParams(),
     );
   });
 
@@ -173,7 +176,7 @@ describe("parseHandle", () => {
       fc.property(fc.oneof(fc.string(), fc.string({ unit: "binary" }), nearHandle), (s) => {
         expect(parseHandle(s)).toBe(oracle(s));
       }),
-      { numRuns: 5000 },
+      propertyParams(5000),
     );
   });
 
@@ -185,6 +188,7 @@ describe("parseHandle", () => {
           expect(parseHandle(v)).toBeNull();
         },
       ),
+      propertyParams(),
     );
     expect(parseHandle(`${" ".repeat(300)}ccr_0123456789abcdef0123456789abcdef`)).toBeNull();
     expect(parseHandle("`".repeat(1_000_000))).toBeNull();

@@ -1,4 +1,5 @@
 import { PassThrough, Writable } from "node:stream";
+import { propertyParams } from "@caveman/test-kit";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -322,7 +323,7 @@ describe("hardened stdio server", () => {
         await handle?.close();
         handle = undefined;
       }),
-      { numRuns: 150 },
+      propertyParams(150),
     );
   });
 
