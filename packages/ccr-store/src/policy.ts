@@ -58,7 +58,7 @@ export function now(policy: Policy): number {
   return t;
 }
 
-export function normalizeMeta(meta: unknown): NormalizedMeta {
+function normalizeMeta(meta: unknown): NormalizedMeta {
   try {
     return readMeta(meta);
   } catch (err) {
@@ -104,7 +104,7 @@ function readMeta(meta: unknown): NormalizedMeta {
 }
 
 /** Refuse an original that could never fit, before any work is done on it. */
-export function checkSize(size: number, policy: Policy, atLeast = ""): void {
+function checkSize(size: number, policy: Policy, atLeast = ""): void {
   const limit = Math.min(policy.budgetBytes, MAX_ORIGINAL_BYTES);
   if (size > limit) {
     throw new CcrStoreError(
@@ -118,7 +118,7 @@ export function checkSize(size: number, policy: Policy, atLeast = ""): void {
  * Refuse an over-long string before encoding it: its UTF-8 form has at least one byte per UTF-16
  * unit, so a string longer than the limit can never fit and need not be copied or scanned.
  */
-export function checkOriginalArgument(original: unknown, policy: Policy): void {
+function checkOriginalArgument(original: unknown, policy: Policy): void {
   if (typeof original === "string") checkSize(original.length, policy, "at least ");
 }
 

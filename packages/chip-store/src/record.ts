@@ -43,14 +43,14 @@ export interface Chip extends ChipMeta {
   data?: Uint8Array;
 }
 
-export const RECORD_VERSION = 1;
+const RECORD_VERSION = 1;
 const PREVIEW_CHARS = 80;
 
-export function sha256Hex(bytes: Uint8Array | string): string {
+function sha256Hex(bytes: Uint8Array | string): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
 
-export function countLines(text: string): number {
+function countLines(text: string): number {
   if (text.length === 0) return 0;
   let n = 0;
   for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
@@ -64,7 +64,7 @@ function countByteLines(data: Uint8Array): number {
   return data[data.length - 1] === 10 ? n : n + 1;
 }
 
-export function makePreview(text: string): string {
+function makePreview(text: string): string {
   // Control characters are escaped so a preview never moves a terminal's cursor or breaks a line.
   const flat = text
     .slice(0, PREVIEW_CHARS * 4)

@@ -71,7 +71,7 @@ export function contentParts(input: SaveContentInput): SaveParts {
   return { tool, payload, extra };
 }
 
-export function checkTool(tool: unknown): string {
+function checkTool(tool: unknown): string {
   if (typeof tool !== "string" || tool.length === 0 || tool.length > 256) {
     throw new ChipStoreError(
       "chip_invalid_input",
@@ -81,7 +81,7 @@ export function checkTool(tool: unknown): string {
   return tool;
 }
 
-export function checkOrigin(origin: ChipOrigin): ChipOrigin {
+function checkOrigin(origin: ChipOrigin): ChipOrigin {
   const ok =
     typeof origin === "object" &&
     origin !== null &&

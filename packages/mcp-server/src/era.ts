@@ -13,10 +13,10 @@ import { ErrorCode, type JSONRPCMessage, type RequestId } from "@modelcontextpro
 import { asError } from "./errors.js";
 
 /** Modern-era revisions this server speaks (each request names one in `_meta`). */
-export const MODERN_PROTOCOL_VERSIONS: readonly string[] = ["2026-07-28"];
+const MODERN_PROTOCOL_VERSIONS: readonly string[] = ["2026-07-28"];
 export const META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
 export const META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
-export const META_SERVER_INFO = "io.modelcontextprotocol/serverInfo";
+const META_SERVER_INFO = "io.modelcontextprotocol/serverInfo";
 /** JSON-RPC code of the modern UnsupportedProtocolVersion error (SDK v1 has no constant for it). */
 export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
