@@ -1,23 +1,33 @@
 // Configuration of the binary: argv beats env beats default (docs/ARCHITECTURE.md, "Configuration"). Contract: this
-// is the only module of the project that reads `process.env` or calls `process.cwd()`; it returns
-// a complete, validated Config or throws ConfigError naming the flag or variable at fault, so the
-// binary never half-starts on a bad setting.
-import { readFileSync, realpathSync, statSync } from "node:fs";
+// module and the ones it splits into under `config/` are the only code of the project that reads
+// `process.env` or calls `process.cwd()`; the libraries get paths and options. It returns a
+// complete, validated Config or throws ConfigError naming the flag or variable at fault, so the
+// binary never half-starts on a bad setting. One rule for every variable: unset, empty or only
+// whitespace means unset (config/env.ts).
+import { realpathSync } from "node:fs";
 import { homedir as osHomedir, tmpdir as osTmpdir } from "node:os";
-import { delimiter, isAbsolute, parse, resolve } from "node:path";
-import { isCcrStoreError, parseTeamUrl, resolveStoreLocation, type TeamUrl } from "@caveman/ccr-store";
-import { defaultChipDir } from "@caveman/chip-store";
-import { DEFAULT_HOOK_SETTINGS, type HookSettings, isHookError, parseHookSettings } from "@caveman/hooks";
+import { delimiter, parse, resolve } from "node:path";
 import { DEFAULT_ENGINE_TIMEOUT_MS, type ToolFamily } from "@caveman/mcp-server";
 import { type Command, parseArgs } from "./args.js";
+import { type Environment, SettingReader, type SettingSource } from "./config/env.js";
+import { type HooksConfig, hooksConfig } from "./config/hooks.js";
+import {
+  chipDirectory,
+  nativeBinding,
+  type StoreLocation,
+  storeLocation,
+  type TeamSettings,
+  teamStore,
+} from "./config/store.js";
+import { byteSize, checkDir, expandHome, MIB, positiveInt } from "./config/values.js";
 import { ConfigError } from "./errors.js";
 
-export const MIB = 1024 * 1024;
+export type { HooksConfig } from "./config/hooks.js";
 
 export interface Config {
   roots: string[];
   families: ToolFamily[];
-  store: { kind: "memory" } | { kind: "sqlite"; path: string };
+  store: StoreLocation;
   chipDir: string;
   chipMax: number;
   chipTtlMs: number | undefined;
@@ -28,7 +38,7 @@ export interface Config {
   /** Absolute path of a prebuilt better_sqlite3.node (`CAVEMAN_SQLITE_BINDING`, set by the launcher). */
   sqliteBinding: string | undefined;
   /** The team store (`--ccr-url`), password included: show only `team.url.masked`. */
-  team: { url: TeamUrl; tlsCaFile: string | undefined } | undefined;
+  team: TeamSettings | undefined;
   /**
    * Set when no root was given and the working directory (the implicit default) is the file
    * system root or the home directory: the server refuses to start its edit tools there, and
@@ -38,39 +48,14 @@ export interface Config {
   /** The user's home directory (client roots are never allowed to widen the edit tools to it). */
   home: string;
   /** Where each setting came from, for `doctor`. */
-  sources: Record<string, "flag" | "env" | "default">;
+  sources: Record<string, SettingSource>;
   /** Hooks, proxy and install: settings file, host directories, the environment a wrapped server inherits. */
   hooks: HooksConfig;
 }
 
-export interface HooksConfig {
-  settings: HookSettings;
-  /** The hook settings file (`CAVEMAN_HOOK_CONFIG`, else `<caveman home>/hooks.json`) and whether it exists. */
-  file: string;
-  fileFound: boolean;
-  /**
-   * What is wrong with the hook settings (file or env), if anything. Then `settings.enabled` is
-   * false: hooks and the proxy pass everything, `doctor` fails, and nothing else is held up by it.
-   */
-  settingsError: string | undefined;
-  /** `~/.caveman` or `CAVEMAN_HOME`: backups of edited host settings live under it. */
-  cavemanHome: string;
-  /** Claude Code's user directory (`CLAUDE_CONFIG_DIR`, else `~/.claude`) and its user MCP file. */
-  claudeDir: string;
-  claudeJson: string;
-  /** Gemini CLI's user directory (`~/.gemini`). */
-  geminiDir: string;
-  /** Directories a host may persist large tool outputs in. */
-  persistRoots: string[];
-  home: string;
-  cwd: string;
-  /** The environment a wrapped MCP server inherits (the proxy passes ours on unchanged). */
-  env: Readonly<Record<string, string | undefined>>;
-}
-
 export interface ConfigInput {
   argv: string[];
-  env?: Readonly<Record<string, string | undefined>>;
+  env?: Environment;
   cwd?: string;
   homedir?: string;
   platform?: string;
@@ -81,20 +66,9 @@ export function loadConfig(input: ConfigInput): { command: Command; config: Conf
   const cwd = input.cwd ?? process.cwd();
   const home = input.homedir ?? osHomedir();
   const { command, flags } = parseArgs(input.argv);
-  const sources: Config["sources"] = {};
-  const pick = (name: string, flag: string | undefined, envName: string): string | undefined => {
-    if (flag !== undefined) {
-      sources[name] = "flag";
-      return flag;
-    }
-    const v = env[envName];
-    if (v !== undefined && v.trim() !== "") {
-      sources[name] = "env";
-      return v;
-    }
-    sources[name] = "default";
-    return undefined;
-  };
+  const settings = new SettingReader(env);
+  const { sources } = settings;
+  const pick = settings.pick.bind(settings);
 
   const rootsRaw =
     flags.roots.length > 0
@@ -116,37 +90,13 @@ export function loadConfig(input: ConfigInput): { command: Command; config: Conf
       ? `refusing to use ${cwd} (the working directory${cwdIsHome ? ", your home directory" : ", the file system root"}) as the edit root; name the project with --root DIR (or CAVEMAN_ROOTS), or serve only the compression tools with --tools compress`
       : undefined;
 
-  let store: Config["store"];
-  if (flags.ephemeral) {
-    sources.store = "flag";
-    store = { kind: "memory" };
-  } else if (flags.db !== undefined) {
-    sources.store = "flag";
-    store = { kind: "sqlite", path: resolve(cwd, expandHome(flags.db, home)) };
-  } else {
-    try {
-      store = resolveStoreLocation(env, { homedir: home });
-    } catch (err) {
-      throw new ConfigError(
-        err instanceof Error ? err.message.replace(/^invalid_config: /, "") : String(err),
-        { cause: err },
-      );
-    }
-    sources.store = ["CAVEMAN_MCP_EPHEMERAL", "CAVEMAN_CCR_DB", "CAVEMAN_HOME"].some((k) => env[k]?.trim())
-      ? "env"
-      : "default";
-  }
-
-  const chipDirRaw = pick("chipDir", flags.chipDir, "CAVEMAN_CHIP_DIR");
-  const chipDir =
-    chipDirRaw !== undefined
-      ? resolve(cwd, expandHome(chipDirRaw, home))
-      : defaultChipDir({
-          env,
-          platform: input.platform ?? process.platform,
-          homedir: home,
-          tmpdir: osTmpdir(),
-        });
+  const store = storeLocation(flags, settings, { cwd, home });
+  const chipDir = chipDirectory(flags.chipDir, settings, {
+    cwd,
+    home,
+    platform: input.platform ?? process.platform,
+    tmpdir: osTmpdir(),
+  });
 
   const chipMax = positiveInt(
     pick("chipMax", flags.chipMax, "CAVEMAN_CHIP_MAX"),
@@ -175,12 +125,7 @@ export function loadConfig(input: ConfigInput): { command: Command; config: Conf
     MAX_ENGINE_TIMEOUT_MS,
   );
   const sqliteBinding = nativeBinding(pick("sqliteBinding", undefined, "CAVEMAN_SQLITE_BINDING"));
-  const team = teamStore(
-    pick("team", flags.ccrUrl, "CAVEMAN_CCR_URL"),
-    pick("teamNamespace", flags.ccrNamespace, "CAVEMAN_CCR_NAMESPACE"),
-    pick("teamPassword", undefined, "CAVEMAN_CCR_PASSWORD"),
-    pick("teamTlsCa", undefined, "CAVEMAN_CCR_TLS_CA"),
-  );
+  const team = teamStore(flags, settings);
   return {
     command,
     config: {
@@ -211,144 +156,6 @@ function realOrSame(path: string): string {
   }
 }
 
-/**
- * Hook settings: the settings file (JSON, keys in packages/hooks' README), then the environment —
- * `CAVEMAN_HOOK=off` is the per-session off switch (start the host with it), `CAVEMAN_HOOK_FLOOR`
- * overrides the token floor. A missing file is the defaults; a bad file or value turns the hooks
- * off and is reported (`settingsError`) rather than stopping the server over a hook setting.
- */
-function hooksConfig(
-  env: Readonly<Record<string, string | undefined>>,
-  home: string,
-  cwd: string,
-): HooksConfig {
-  const set = (k: string) => {
-    const v = env[k];
-    return v !== undefined && v.trim() !== "" ? v.trim() : undefined;
-  };
-  const cavemanHome = resolve(cwd, expandHome(set("CAVEMAN_HOME") ?? "~/.caveman", home));
-  const file = resolve(cwd, expandHome(set("CAVEMAN_HOOK_CONFIG") ?? `${cavemanHome}/hooks.json`, home));
-  let settings: HookSettings = { ...DEFAULT_HOOK_SETTINGS };
-  let fileFound = false;
-  let settingsError: string | undefined;
-  try {
-    const text = readFileSync(file, "utf8");
-    fileFound = true;
-    settings = parseHookSettings(JSON.parse(text));
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code !== "ENOENT")
-      settingsError = `hook settings ${file}: ${
-        isHookError(err)
-          ? err.message.replace(/^hook_settings_invalid: /, "")
-          : code
-            ? `cannot read (${code})`
-            : `not JSON (${(err as Error).message})`
-      }`;
-  }
-  const off = set("CAVEMAN_HOOK");
-  if (off !== undefined) {
-    if (/^(off|0|false|no)$/i.test(off)) settings.enabled = false;
-    else if (/^(on|1|true|yes)$/i.test(off)) settings.enabled = true;
-    else settingsError ??= `CAVEMAN_HOOK: "${off}" is not on or off`;
-  }
-  const floor = set("CAVEMAN_HOOK_FLOOR");
-  if (floor !== undefined) {
-    try {
-      settings.floorTokens = positiveInt(floor, 0, "CAVEMAN_HOOK_FLOOR", 10_000_000);
-    } catch (err) {
-      settingsError ??= (err as Error).message;
-    }
-  }
-  if (settingsError) settings.enabled = false;
-  const claudeDir = resolve(cwd, expandHome(set("CLAUDE_CONFIG_DIR") ?? "~/.claude", home));
-  return {
-    settings,
-    file,
-    fileFound,
-    settingsError,
-    cavemanHome,
-    claudeDir,
-    // Claude Code keeps user-scope MCP servers in ~/.claude.json, or inside CLAUDE_CONFIG_DIR when set.
-    claudeJson: set("CLAUDE_CONFIG_DIR") ? resolve(claudeDir, ".claude.json") : resolve(home, ".claude.json"),
-    geminiDir: resolve(home, ".gemini"),
-    persistRoots: [claudeDir, osTmpdir()],
-    home,
-    cwd,
-    env,
-  };
-}
-
-function expandHome(p: string, home: string): string {
-  return p === "~" ? home : p.startsWith("~/") ? `${home}/${p.slice(2)}` : p;
-}
-
-function checkDir(path: string, source: string): string {
-  let isDir = false;
-  try {
-    isDir = statSync(path).isDirectory();
-  } catch (err) {
-    throw new ConfigError(`${source}: ${path} does not exist`, { cause: err });
-  }
-  if (!isDir) throw new ConfigError(`${source}: ${path} is not a directory`);
-  if (!isAbsolute(path)) throw new ConfigError(`${source}: ${path} must be absolute`);
-  return path;
-}
-
-/** The binding must be an existing absolute file; whether it loads is the store's to find out. */
-function nativeBinding(raw: string | undefined): string | undefined {
-  if (raw === undefined) return undefined;
-  const source = "CAVEMAN_SQLITE_BINDING";
-  if (!isAbsolute(raw)) throw new ConfigError(`${source}: "${raw}" must be an absolute path to a .node file`);
-  let isFile = false;
-  try {
-    isFile = statSync(raw).isFile();
-  } catch (err) {
-    throw new ConfigError(`${source}: ${raw} does not exist`, { cause: err });
-  }
-  if (!isFile) throw new ConfigError(`${source}: ${raw} is not a file`);
-  return raw;
-}
-
-/** The team store settings, validated now so a bad URL stops the start (exit 2), not a tool call. */
-function teamStore(
-  url: string | undefined,
-  namespace: string | undefined,
-  password: string | undefined,
-  tlsCa: string | undefined,
-): Config["team"] {
-  if (url === undefined) {
-    if (namespace !== undefined)
-      throw new ConfigError("--ccr-namespace / CAVEMAN_CCR_NAMESPACE needs a team store URL (--ccr-url)");
-    return undefined;
-  }
-  let parsed: TeamUrl;
-  try {
-    parsed = parseTeamUrl(url.trim(), {
-      ...(namespace !== undefined ? { namespace: namespace.trim() } : {}),
-      ...(password !== undefined ? { password } : {}),
-    });
-  } catch (err) {
-    if (!isCcrStoreError(err)) throw err;
-    throw new ConfigError(`--ccr-url / CAVEMAN_CCR_URL: ${err.message.replace(/^invalid_config: /, "")}`, {
-      cause: err,
-    });
-  }
-  if (tlsCa !== undefined) {
-    const source = "CAVEMAN_CCR_TLS_CA";
-    if (!isAbsolute(tlsCa))
-      throw new ConfigError(`${source}: "${tlsCa}" must be an absolute path to a PEM file`);
-    try {
-      if (!statSync(tlsCa).isFile()) throw new ConfigError(`${source}: ${tlsCa} is not a file`);
-    } catch (err) {
-      if (err instanceof ConfigError) throw err;
-      throw new ConfigError(`${source}: ${tlsCa} does not exist`, { cause: err });
-    }
-    if (!parsed.tls) throw new ConfigError(`${source} is set but the team store URL is not rediss:// (TLS)`);
-  }
-  return { url: parsed, tlsCaFile: tlsCa };
-}
-
 function parseFamilies(raw: string, source: string): ToolFamily[] {
   const parts = raw
     .split(",")
@@ -369,33 +176,3 @@ function parseFamilies(raw: string, source: string): ToolFamily[] {
 const MAX_TTL_S = 10 * 365 * 24 * 3600;
 /** Longest engine budget: ten minutes (times eight for the largest inputs). */
 const MAX_ENGINE_TIMEOUT_MS = 600_000;
-/** Largest size cap: a JS string (and so one JSON-RPC line) cannot be much longer anyway. */
-const MAX_BYTES = 1024 * MIB;
-
-function positiveInt(
-  raw: string | undefined,
-  dflt: number,
-  source: string,
-  max = Number.MAX_SAFE_INTEGER,
-): number {
-  if (raw === undefined) return dflt;
-  const t = raw.trim();
-  if (!/^\d+$/.test(t) || !Number.isSafeInteger(Number(t)) || Number(t) < 1) {
-    throw new ConfigError(`${source}: "${raw}" is not a positive whole number`);
-  }
-  if (Number(t) > max) throw new ConfigError(`${source}: ${t} is over the maximum of ${max}`);
-  return Number(t);
-}
-
-function byteSize(raw: string | undefined, dflt: number, source: string): number {
-  if (raw === undefined) return dflt;
-  const m = /^(\d+)\s*(k|kib|m|mib|g|gib)?$/i.exec(raw.trim());
-  const unit = { k: 1024, kib: 1024, m: MIB, mib: MIB, g: 1024 * MIB, gib: 1024 * MIB } as const;
-  const n = m ? Number(m[1]) * (m[2] ? unit[m[2].toLowerCase() as keyof typeof unit] : 1) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n < 1024 || n > MAX_BYTES) {
-    throw new ConfigError(
-      `${source}: "${raw}" is not a byte size from 1024 to ${MAX_BYTES} (e.g. 16777216 or 16MiB)`,
-    );
-  }
-  return n;
-}

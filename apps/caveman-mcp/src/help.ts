@@ -25,7 +25,7 @@ Usage:
                                         gemini); no HOST lists them
   caveman-mcp --help | --version
 
-Options (flag, then environment variable; flags win):
+Options (flag, then environment variable; flags win; a blank variable counts as unset):
   --root DIR               CAVEMAN_ROOTS (path list)      edit roots (default: working directory)
   --tools compress,edit    CAVEMAN_TOOLS                  tool families: compress, retrieve
                                                           (caveman_retrieve alone), edit

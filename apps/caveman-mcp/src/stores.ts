@@ -67,7 +67,7 @@ export interface CcrInfo extends StoreInfo {
 }
 
 /** The one-line notice for originals that will not outlive this process, with its cause. */
-export function memoryNotice(cause: string): string {
+function memoryNotice(cause: string): string {
   return `originals are kept in memory only and will be lost at exit: ${cause}`;
 }
 
@@ -121,7 +121,7 @@ export function describeStore(store: CcrInfo, fileMode?: string): string {
     : "memory (--ephemeral: originals last only as long as this process)";
 }
 
-export function openChips(config: Config, logger: Logger): { chips: ChipStore; persisted: boolean } {
+function openChips(config: Config, logger: Logger): { chips: ChipStore; persisted: boolean } {
   const options = {
     dir: config.chipDir,
     capacity: config.chipMax,

@@ -5,7 +5,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
 
-export interface ToolReply {
+interface ToolReply {
   /** The text blocks joined with newlines. */
   text: string;
   isError: boolean;
@@ -13,7 +13,7 @@ export interface ToolReply {
 
 export type CallTool = (name: string, args: Record<string, unknown>) => Promise<ToolReply>;
 
-export const LOG = `${Array.from({ length: 300 }, (_, i) =>
+const LOG = `${Array.from({ length: 300 }, (_, i) =>
   i % 50 === 7
     ? `2026-11-30T12:00:${String(i % 60).padStart(2, "0")}Z ERROR job ${i} failed: disk_full`
     : `2026-11-30T12:00:${String(i % 60).padStart(2, "0")}Z INFO job ${i} done in ${i % 9} ms`,

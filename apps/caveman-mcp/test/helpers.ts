@@ -1,10 +1,10 @@
 // Process-test helpers: every test spawns the built binary (dist/cli.js) with its own temp home,
-// chip directory and edit root, and talks to it with the SDK Client or with raw bytes.
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync } from "node:fs";
-import { tmpdir } from "node:os";
+// chip directory and edit root (removed when the test ends), and talks to it with the SDK Client
+// or with raw bytes.
+import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { type LineProcess, spawnLines, tempDir } from "@caveman/test-kit";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -21,7 +21,7 @@ export interface Sandbox {
 }
 
 export function sandbox(): Sandbox {
-  const base = realpathSync(mkdtempSync(join(tmpdir(), "caveman-mcp-app-")));
+  const base = tempDir("caveman-mcp-app-");
   const root = join(base, "root");
   mkdirSync(root);
   const chipDir = join(base, "chips");
@@ -66,7 +66,7 @@ export function readings(result: unknown): { textOnly: string; structuredOnly: s
 }
 
 /** Fails unless a text-only and a structured-only client read the same payload. */
-export function sameToBothReaders(result: unknown): string {
+function sameToBothReaders(result: unknown): string {
   const { textOnly, structuredOnly } = readings(result);
   expect(structuredOnly, "a structured-only client reads less than a text-only one").toBe(textOnly);
   return textOnly;
@@ -89,70 +89,11 @@ export function handleIn(result: unknown): string | null {
   return /retrieve (ccr_[0-9a-f]{32})\]/.exec(allText(result))?.[1] ?? null;
 }
 
-/** A raw child: write bytes, read stdout lines as parsed JSON, wait for exit. */
-export interface Raw {
-  child: ChildProcess;
-  lines: string[];
-  stderr: () => string;
-  write(data: string | Buffer): void;
-  next(count?: number, timeoutMs?: number): Promise<unknown[]>;
-  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
+/** A raw child: write bytes, read stdout lines as parsed JSON (`next`), wait for `exit`. */
+export type Raw = LineProcess;
 
 export function spawnRaw(box: Sandbox, args: string[] = []): Raw {
-  const child = spawn(process.execPath, [CLI, ...args], {
-    env: box.env,
-    cwd: box.root,
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  const lines: string[] = [];
-  let buffered = "";
-  let err = "";
-  const waiters: Array<() => void> = [];
-  child.stdout!.on("data", (chunk: Buffer) => {
-    buffered += chunk.toString("utf8");
-    let nl = buffered.indexOf("\n");
-    while (nl !== -1) {
-      lines.push(buffered.slice(0, nl));
-      buffered = buffered.slice(nl + 1);
-      nl = buffered.indexOf("\n");
-    }
-    for (const w of waiters.splice(0)) w();
-  });
-  child.stderr!.on("data", (c: Buffer) => {
-    err += c.toString("utf8");
-  });
-  child.stdin!.on("error", () => {});
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
-    child.on("exit", (code, signal) => {
-      for (const w of waiters.splice(0)) w();
-      r({ code, signal });
-    }),
-  );
-  let consumed = 0;
-  return {
-    child,
-    lines,
-    stderr: () => err,
-    exit,
-    write: (data) => {
-      child.stdin!.write(data);
-    },
-    async next(count = 1, timeoutMs = 20_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (lines.length < consumed + count) {
-        if (Date.now() > deadline || child.exitCode !== null)
-          throw new Error(`expected ${count} line(s); stderr: ${err}`);
-        await new Promise<void>((r) => {
-          waiters.push(r);
-          setTimeout(r, 200);
-        });
-      }
-      const out = lines.slice(consumed, consumed + count).map((l) => JSON.parse(l) as unknown);
-      consumed += count;
-      return out;
-    },
-  };
+  return spawnLines(process.execPath, [CLI, ...args], { env: box.env, cwd: box.root });
 }
 
 export const INIT = `${JSON.stringify({

@@ -8,7 +8,13 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { printTable, summarize, writeResults } from "@caveman/bench";
-import { BINDING_ENV, bindingFile, gatherHost, SERVER_FILE, targetsForHost } from "../dist/index.js";
+import {
+  BINDING_ENV,
+  bindingFile,
+  gatherHost,
+  SERVER_FILE,
+  targetsForHost,
+} from "../.cache/repo-lib/index.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const launcher = resolve(here, "..", "dist", "cli.js");

@@ -30,7 +30,7 @@ import {
   PORTABLE_SERVER_FILE,
   SERVER_FILE,
   targetsForHost,
-} from "../dist/index.js";
+} from "../.cache/repo-lib/index.js";
 
 const launcherDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const appDir = resolve(launcherDir, "..", "..", "apps", "caveman-mcp");

@@ -1,11 +1,11 @@
 // Writes what the targets table implies: npm/platforms/<id>/package.json and README.md for
-// every target, and the launcher's optionalDependencies. Run after `tsup` (it reads the
-// table from dist/) whenever src/targets.ts changes, then `npx biome format --write npm`;
-// test/targets.test.ts fails until then.
+// every target, and the launcher's optionalDependencies. Run after `tsup` (it reads the table
+// from the private build in .cache/repo-lib/) whenever src/targets.ts changes, then
+// `npx biome format --write npm`; test/targets.test.ts fails until then.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { manifestConstraints, packageName, TARGETS } from "../dist/index.js";
+import { manifestConstraints, packageName, TARGETS } from "../.cache/repo-lib/index.js";
 
 const launcherDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const platformsDir = resolve(launcherDir, "..", "platforms");

@@ -227,7 +227,7 @@ function readVersion(dir: string): string | undefined {
 }
 
 /** What the build recorded about the bundled server (see scripts/build-server.mjs). */
-export interface BuildInfo {
+interface BuildInfo {
   readonly betterSqlite3?: string;
   readonly server?: string;
 }

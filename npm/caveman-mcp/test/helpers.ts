@@ -5,8 +5,8 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
-export const LAUNCHER = resolve(here, "..", "dist", "cli.js");
-export const FIXTURE = resolve(here, "fixtures", "server.mjs");
+const LAUNCHER = resolve(here, "..", "dist", "cli.js");
+const FIXTURE = resolve(here, "fixtures", "server.mjs");
 
 export function assertBuilt(): void {
   if (!existsSync(LAUNCHER))

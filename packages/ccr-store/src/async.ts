@@ -4,12 +4,12 @@
 // a local store into one without changing what it does: every result is the same, every throw
 // becomes a rejection with the same CcrStoreError. The contract suite runs on this face, so one
 // suite proves every backend.
-import type { CcrMeta, CcrRecord, CcrStats, CcrStore, PutResult } from "./types.js";
+import type { CcrMeta, CcrRecord, CcrStats, CcrStore, OriginalInput, PutResult } from "./types.js";
 
 /** The CcrStore contract with every answer delivered as a promise. */
 export interface AsyncCcrStore {
   /** Store an original (idempotent). Rejects as CcrStore#put throws, plus store_unavailable. */
-  put(original: string | Uint8Array, meta?: CcrMeta): Promise<PutResult>;
+  put(original: OriginalInput, meta?: CcrMeta): Promise<PutResult>;
   /**
    * The record for a handle, or null when it was never stored (or its trace is gone). Rejects with
    * invalid_handle, store_corrupt, and on stores that track lifetimes handle_expired; a remote

@@ -4,10 +4,30 @@ import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { bytesOf, useContractBackends } from "../test/backends.js";
 import { manualClock } from "../test/helpers.js";
-import { computeHandle } from "./handle.js";
+import { computeHandle, prepareOriginal } from "./handle.js";
 import { originalText } from "./text.js";
 
 describe.each(useContractBackends())("%s backend", (_name, open) => {
+  it("stores a prepared original under its handle, and refuses a hand-made one whose hash it cannot trust", async () => {
+    const store = open();
+    const prepared = prepareOriginal("prepared once by the caller");
+    expect(await store.put(prepared, { kind: "log" })).toEqual({ handle: prepared.handle, created: true });
+    expect(originalText((await store.get(prepared.handle))!)).toBe("prepared once by the caller");
+    expect(await store.put("prepared once by the caller")).toEqual({
+      handle: prepared.handle,
+      created: false,
+    });
+    const forged = {
+      bytes: new TextEncoder().encode("other bytes"),
+      sha256: prepared.sha256,
+      handle: prepared.handle,
+    };
+    await expect(store.put(forged as never)).rejects.toThrow(
+      expect.objectContaining({ code: "invalid_original" }),
+    );
+    await store.close();
+  });
+
   it("returns empty, 1-byte, 10 MiB, binary and invalid-UTF-8 originals byte for byte", async () => {
     const store = open();
     const originals = [

@@ -1,9 +1,10 @@
 // The handle grammar: content addressing, and a parser fuzzed against a reference grammar.
 import { createHash } from "node:crypto";
+import { propertyParams } from "@caveman/test-kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CcrStoreError } from "./errors.js";
-import { computeHandle, isCanonicalHandle, parseHandle, requireHandle } from "./handle.js";
+import { computeHandle, isCanonicalHandle, parseHandle, prepareOriginal, requireHandle } from "./handle.js";
 
 const HEX = "0123456789abcdef";
 const hex32 = fc.string({ unit: fc.constantFrom(...HEX), minLength: 32, maxLength: 32 });
@@ -45,6 +46,17 @@ function oracle(s: string): string | null {
   return `ccr_${m[1]}`;
 }
 
+describe("prepareOriginal", () => {
+  it("encodes and hashes once: the bytes, their full SHA-256 and the handle agree with computeHandle", () => {
+    const p = prepareOriginal("héllo");
+    expect(Buffer.from(p.bytes).toString("utf8")).toBe("héllo");
+    expect(p.sha256).toBe(createHash("sha256").update("héllo", "utf8").digest("hex"));
+    expect(p.handle).toBe(computeHandle("héllo"));
+    expect(Object.isFrozen(p)).toBe(true);
+    expect(() => prepareOriginal("\ud800")).toThrow(/invalid_original/);
+  });
+});
+
 describe("computeHandle", () => {
   it("is ccr_ plus the first 32 hex digits of the SHA-256 of the bytes", () => {
     expect(computeHandle("")).toBe("ccr_e3b0c44298fc1c149afbf4c8996fb924");
@@ -59,6 +71,7 @@ describe("computeHandle", () => {
       fc.property(fc.string({ unit: "grapheme" }), (s) => {
         expect(computeHandle(s)).toBe(computeHandle(new TextEncoder().encode(s)));
       }),
+      propertyParams(),
     );
   });
 
@@ -81,7 +94,7 @@ describe("parseHandle", () => {
       fc.property(legal, ({ hex, spelling }) => {
         expect(parseHandle(spelling)).toBe(`ccr_${hex}`);
       }),
-      { numRuns: 2000 },
+      propertyParams(2000),
     );
   });
 
@@ -139,7 +152,7 @@ describe("parseHandle", () => {
         const s = before ? `${j}${spelling}` : `${spelling}${j}`;
         expect(parseHandle(s)).toBe(oracle(s));
       }),
-      { numRuns: 2000 },
+      propertyParams(2000),
     );
     fc.assert(
       fc.property(hex32, fc.nat(31), fc.constantFrom("g", "A", "F", " ", "_", "-", "é"), (hex, i, c) => {
@@ -147,6 +160,7 @@ describe("parseHandle", () => {
         expect(parseHandle(`ccr_${broken}`)).toBeNull();
         expect(parseHandle(`<<ccr:${broken}>>`)).toBeNull();
       }),
+      propertyParams(),
     );
   });
 
@@ -162,7 +176,7 @@ describe("parseHandle", () => {
       fc.property(fc.oneof(fc.string(), fc.string({ unit: "binary" }), nearHandle), (s) => {
         expect(parseHandle(s)).toBe(oracle(s));
       }),
-      { numRuns: 5000 },
+      propertyParams(5000),
     );
   });
 
@@ -174,6 +188,7 @@ describe("parseHandle", () => {
           expect(parseHandle(v)).toBeNull();
         },
       ),
+      propertyParams(),
     );
     expect(parseHandle(`${" ".repeat(300)}ccr_0123456789abcdef0123456789abcdef`)).toBeNull();
     expect(parseHandle("`".repeat(1_000_000))).toBeNull();

@@ -5,6 +5,7 @@
 // matched pairs of quotes or backticks, returns the canonical "ccr_<hex>", and never throws.
 import { createHash } from "node:crypto";
 import { CcrStoreError } from "./errors.js";
+import type { OriginalInput, PreparedOriginal } from "./types.js";
 
 /** Number of hex digits of the SHA-256 kept in a handle (128 bits). */
 export const HANDLE_HEX_LENGTH = 32;
@@ -47,6 +48,26 @@ export function sha256Hex(bytes: Uint8Array): string {
 /** The handle of an original: "ccr_" + the first 32 hex digits of its SHA-256. */
 export function computeHandle(original: string | Uint8Array): string {
   return handleFromSha256(sha256Hex(originalBytes(original)));
+}
+
+// Values made here, so that a hand-built object with a wrong hash can never skip the hashing.
+const madeHere = new WeakSet<object>();
+
+/** Encode and hash an original once; throws invalid_original as originalBytes does. */
+export function prepareOriginal(original: string | Uint8Array): PreparedOriginal {
+  const bytes = originalBytes(original);
+  const sha256 = sha256Hex(bytes);
+  const prepared: PreparedOriginal = Object.freeze({ bytes, sha256, handle: handleFromSha256(sha256) });
+  madeHere.add(prepared);
+  return prepared;
+}
+
+/** The prepared form of a put's argument: a value from prepareOriginal as is, anything else prepared now. */
+export function asPrepared(original: OriginalInput): PreparedOriginal {
+  if (typeof original === "object" && original !== null && madeHere.has(original)) {
+    return original as PreparedOriginal;
+  }
+  return prepareOriginal(original as string | Uint8Array);
 }
 
 /** The handle for a full SHA-256 hex digest. */

@@ -7,15 +7,10 @@ export {
   isCanonicalHandle,
   originalBytes,
   parseHandle,
+  prepareOriginal,
   requireHandle,
 } from "./handle.js";
-export {
-  prepareStoreLocation,
-  resolveStoreLocation,
-  type StoreAccess,
-  type StoreEnv,
-  type StoreLocation,
-} from "./location.js";
+export { prepareStoreLocation, type StoreAccess } from "./location.js";
 export { type MemoryStoreOptions, openMemoryStore } from "./memory.js";
 export { DEFAULT_BUDGET_BYTES, DEFAULT_IDLE_MS, MAX_ORIGINAL_BYTES } from "./policy.js";
 export type { TeamLinkState, TeamStatus, TeamStore } from "./team.js";
@@ -34,6 +29,8 @@ export type {
   CcrStats,
   CcrStore,
   Clock,
+  OriginalInput,
+  PreparedOriginal,
   PutResult,
   StorePolicyOptions,
 } from "./types.js";

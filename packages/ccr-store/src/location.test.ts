@@ -1,5 +1,4 @@
-// Where the store lives and how its place is made safe: the env resolution table, permissions,
-// and refusal of symlinks, hard links, shared directories and relative paths.
+// How the store's place is made safe: permissions, and refusal of symlinks, hard links, shared directories and relative paths.
 import {
   chmodSync,
   existsSync,
@@ -14,79 +13,10 @@ import {
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir } from "../test/helpers.js";
-import { prepareStoreLocation, resolveStoreLocation } from "./location.js";
+import { prepareStoreLocation } from "./location.js";
 import { openSqliteStore } from "./sqlite/store.js";
 
-const home = "/home/alice";
 const mode = (p: string): string => (statSync(p).mode & 0o777).toString(8);
-
-describe("resolveStoreLocation", () => {
-  const cases: Array<[string, Record<string, string | undefined>, ReturnType<typeof resolveStoreLocation>]> =
-    [
-      ["defaults to ~/.caveman/ccr.db", {}, { kind: "sqlite", path: "/home/alice/.caveman/ccr.db" }],
-      [
-        "uses CAVEMAN_HOME/ccr.db",
-        { CAVEMAN_HOME: "/srv/cave" },
-        { kind: "sqlite", path: "/srv/cave/ccr.db" },
-      ],
-      [
-        "prefers CAVEMAN_CCR_DB over CAVEMAN_HOME",
-        { CAVEMAN_CCR_DB: "/data/x.db", CAVEMAN_HOME: "/srv/cave" },
-        { kind: "sqlite", path: "/data/x.db" },
-      ],
-      [
-        "expands ~/ against the homedir",
-        { CAVEMAN_CCR_DB: "~/db/c.db" },
-        { kind: "sqlite", path: "/home/alice/db/c.db" },
-      ],
-      [
-        "normalises dot segments",
-        { CAVEMAN_HOME: "/srv/./cave/../cave2/" },
-        { kind: "sqlite", path: "/srv/cave2/ccr.db" },
-      ],
-      [
-        "treats empty values as unset",
-        { CAVEMAN_CCR_DB: "", CAVEMAN_HOME: "" },
-        { kind: "sqlite", path: "/home/alice/.caveman/ccr.db" },
-      ],
-      [
-        "selects memory for EPHEMERAL=1",
-        { CAVEMAN_MCP_EPHEMERAL: "1", CAVEMAN_CCR_DB: "/data/x.db" },
-        { kind: "memory" },
-      ],
-      ["accepts true/yes/on for EPHEMERAL", { CAVEMAN_MCP_EPHEMERAL: " TRUE " }, { kind: "memory" }],
-      [
-        "keeps sqlite for EPHEMERAL=0",
-        { CAVEMAN_MCP_EPHEMERAL: "0" },
-        { kind: "sqlite", path: "/home/alice/.caveman/ccr.db" },
-      ],
-      [
-        "keeps sqlite for an empty EPHEMERAL",
-        { CAVEMAN_MCP_EPHEMERAL: "" },
-        { kind: "sqlite", path: "/home/alice/.caveman/ccr.db" },
-      ],
-    ];
-  it.each(cases)("%s", (_name, env, expected) => {
-    expect(resolveStoreLocation(env, { homedir: home })).toEqual(expected);
-  });
-
-  it.each([
-    ["a relative CAVEMAN_CCR_DB", { CAVEMAN_CCR_DB: "ccr.db" }, home],
-    ["a relative CAVEMAN_HOME", { CAVEMAN_HOME: "./cave" }, home],
-    ["an unknown EPHEMERAL value", { CAVEMAN_MCP_EPHEMERAL: "maybe" }, home],
-    ["a relative homedir", {}, "alice"],
-    ["an empty homedir", {}, ""],
-  ])("refuses %s with invalid_config", (_name, env, homedir) => {
-    expect(() => resolveStoreLocation(env, { homedir })).toThrow(
-      expect.objectContaining({ code: "invalid_config" }),
-    );
-  });
-
-  it("reads nothing but the env object it is given", () => {
-    const env = Object.freeze({ CAVEMAN_HOME: "/x" });
-    expect(resolveStoreLocation(env, { homedir: home })).toEqual({ kind: "sqlite", path: "/x/ccr.db" });
-  });
-});
 
 describe("prepareStoreLocation", () => {
   let cleanup: () => void = () => {};

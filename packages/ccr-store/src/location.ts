@@ -1,7 +1,8 @@
-// Where the store lives, and making that place safe. resolveStoreLocation is pure: it reads only
-// the env object and homedir it is given. prepareStoreLocation creates the directory 0700 and the
-// database file 0600, tightens an existing database file (and its -wal/-shm) to 0600, and refuses
-// a symlinked or hard-linked path, a non-regular file, a world-writable directory, a read-only place.
+// Making the store's place safe. Which path that is belongs to the caller (the binary reads its
+// flags and environment); this module takes the path. prepareStoreLocation creates the directory
+// 0700 and the database file 0600, tightens an existing database file (and its -wal/-shm) to 0600,
+// and refuses a symlinked or hard-linked path, a non-regular file, a world-writable directory, a
+// read-only place.
 import {
   accessSync,
   chmodSync,
@@ -14,54 +15,8 @@ import {
   type Stats,
   statSync,
 } from "node:fs";
-import { dirname, isAbsolute, join, normalize } from "node:path";
+import { dirname, isAbsolute } from "node:path";
 import { CcrStoreError } from "./errors.js";
-
-/** Where resolveStoreLocation says the store should live. */
-export type StoreLocation = { kind: "memory" } | { kind: "sqlite"; path: string };
-
-/** The environment variables read by resolveStoreLocation. */
-export type StoreEnv = Readonly<Record<string, string | undefined>>;
-
-const TRUE_WORDS = new Set(["1", "true", "yes", "on"]);
-const FALSE_WORDS = new Set(["", "0", "false", "no", "off"]);
-
-/**
- * CAVEMAN_MCP_EPHEMERAL=1 selects memory; else CAVEMAN_CCR_DB; else CAVEMAN_HOME/ccr.db; else
- * <homedir>/.caveman/ccr.db. Empty values count as unset; a leading "~/" means the homedir.
- * Throws invalid_config for a relative path or an unrecognised EPHEMERAL value.
- */
-export function resolveStoreLocation(env: StoreEnv, opts: { homedir: string }): StoreLocation {
-  const home = opts.homedir;
-  if (typeof home !== "string" || !isAbsolute(home)) {
-    throw new CcrStoreError(
-      "invalid_config",
-      `homedir must be an absolute path, got ${JSON.stringify(home)}`,
-    );
-  }
-  const ephemeral = (env.CAVEMAN_MCP_EPHEMERAL ?? "").trim().toLowerCase();
-  if (TRUE_WORDS.has(ephemeral)) return { kind: "memory" };
-  if (!FALSE_WORDS.has(ephemeral)) {
-    throw new CcrStoreError(
-      "invalid_config",
-      `CAVEMAN_MCP_EPHEMERAL=${JSON.stringify(env.CAVEMAN_MCP_EPHEMERAL)} is not understood; use 1 to keep originals in memory or 0 for the database`,
-    );
-  }
-  const db = env.CAVEMAN_CCR_DB;
-  if (db) return { kind: "sqlite", path: absolute("CAVEMAN_CCR_DB", db, home) };
-  const cavemanHome = env.CAVEMAN_HOME;
-  if (cavemanHome)
-    return { kind: "sqlite", path: join(absolute("CAVEMAN_HOME", cavemanHome, home), "ccr.db") };
-  return { kind: "sqlite", path: join(home, ".caveman", "ccr.db") };
-}
-
-function absolute(name: string, value: string, home: string): string {
-  const expanded = value === "~" ? home : value.startsWith("~/") ? join(home, value.slice(2)) : value;
-  if (!isAbsolute(expanded)) {
-    throw new CcrStoreError("invalid_config", `${name}=${JSON.stringify(value)} must be an absolute path`);
-  }
-  return normalize(expanded);
-}
 
 /** Whether the store's file can be written, or only read (read-only disk, directory or file). */
 export type StoreAccess = "read-write" | "read-only";
@@ -183,19 +138,19 @@ function chmodOrFail(file: string): void {
   }
 }
 
+/** The file's own status (a symlink is seen as one), or null when nothing is there. */
 function lstatOrNull(p: string): Stats | null {
-  try {
-    return lstatSync(p);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw new CcrStoreError("store_open_failed", `cannot inspect ${p}`, { cause: err });
-  }
+  return inspect(p, lstatSync);
 }
 
 /** Follows symlinks: a symlinked directory (macOS /tmp) is fine, a symlinked database is not. */
 function statOrNull(p: string): Stats | null {
+  return inspect(p, statSync);
+}
+
+function inspect(p: string, stat: (p: string) => Stats): Stats | null {
   try {
-    return statSync(p);
+    return stat(p);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
     throw new CcrStoreError("store_open_failed", `cannot inspect ${p}`, { cause: err });

@@ -2,32 +2,23 @@
 // bytes are copied in and out (a caller mutating its buffer cannot change a stored original),
 // every get re-verifies the SHA-256, and room is made only by dropping idle entries.
 import { CcrStoreError } from "./errors.js";
-import { handleFromSha256, originalBytes, requireHandle, sha256Hex } from "./handle.js";
-import {
-  checkOriginalArgument,
-  checkSize,
-  type IdleEntry,
-  normalizeMeta,
-  now,
-  planRoom,
-  resolvePolicy,
-} from "./policy.js";
-import type { CcrMeta, CcrRecord, CcrStats, CcrStore, PutResult, StorePolicyOptions } from "./types.js";
+import { handleFromSha256, requireHandle, sha256Hex } from "./handle.js";
+import { acceptPut, type IdleEntry, now, planRoom, resolvePolicy } from "./policy.js";
+import type {
+  CcrMeta,
+  CcrRecord,
+  CcrStats,
+  CcrStore,
+  OriginalInput,
+  PutResult,
+  StorePolicyOptions,
+} from "./types.js";
 
 /** Options of the memory backend. */
 export type MemoryStoreOptions = StorePolicyOptions;
 
-interface Entry {
-  bytes: Uint8Array;
-  sha256: string;
-  kind: string | null;
-  producer: string | null;
-  tokensIn: number | null;
-  tokensOut: number | null;
-  createdAt: number;
-  lastAccessAt: number;
-  hits: number;
-}
+/** What the store keeps per handle: the record's fields, with the bytes it copies out on a get. */
+type Entry = Omit<CcrRecord, "handle" | "original" | "size"> & { bytes: Uint8Array };
 
 /** Open a store that lives in this process only and is gone when it closes or the process exits. */
 export function openMemoryStore(opts: MemoryStoreOptions = {}): CcrStore {
@@ -58,14 +49,10 @@ export function openMemoryStore(opts: MemoryStoreOptions = {}): CcrStore {
   };
 
   return {
-    put(original: string | Uint8Array, meta?: CcrMeta): PutResult {
+    put(original: OriginalInput, meta?: CcrMeta): PutResult {
       open();
-      checkOriginalArgument(original, policy);
-      const bytes = originalBytes(original);
-      const m = normalizeMeta(meta);
-      checkSize(bytes.byteLength, policy);
-      const sha256 = sha256Hex(bytes);
-      const handle = handleFromSha256(sha256);
+      const { prepared, meta: m } = acceptPut(original, meta, policy);
+      const { bytes, sha256, handle } = prepared;
       const t = now(policy);
       const existing = entries.get(handle);
       if (existing) {

@@ -2,8 +2,8 @@
 // validation, metadata validation, the size ceiling of one original, and the room-making plan
 // (drop idle entries oldest first only when that is enough, else refuse; never drop a live one).
 import { CcrStoreError } from "./errors.js";
-import { hasLoneSurrogate } from "./handle.js";
-import type { Clock, StorePolicyOptions } from "./types.js";
+import { asPrepared, hasLoneSurrogate } from "./handle.js";
+import type { Clock, OriginalInput, PreparedOriginal, StorePolicyOptions } from "./types.js";
 
 export const DEFAULT_BUDGET_BYTES = 512 * 1024 * 1024;
 export const DEFAULT_IDLE_MS = 30 * 24 * 60 * 60 * 1000;
@@ -58,7 +58,7 @@ export function now(policy: Policy): number {
   return t;
 }
 
-export function normalizeMeta(meta: unknown): NormalizedMeta {
+function normalizeMeta(meta: unknown): NormalizedMeta {
   try {
     return readMeta(meta);
   } catch (err) {
@@ -104,7 +104,7 @@ function readMeta(meta: unknown): NormalizedMeta {
 }
 
 /** Refuse an original that could never fit, before any work is done on it. */
-export function checkSize(size: number, policy: Policy, atLeast = ""): void {
+function checkSize(size: number, policy: Policy, atLeast = ""): void {
   const limit = Math.min(policy.budgetBytes, MAX_ORIGINAL_BYTES);
   if (size > limit) {
     throw new CcrStoreError(
@@ -118,8 +118,24 @@ export function checkSize(size: number, policy: Policy, atLeast = ""): void {
  * Refuse an over-long string before encoding it: its UTF-8 form has at least one byte per UTF-16
  * unit, so a string longer than the limit can never fit and need not be copied or scanned.
  */
-export function checkOriginalArgument(original: unknown, policy: Policy): void {
+function checkOriginalArgument(original: unknown, policy: Policy): void {
   if (typeof original === "string") checkSize(original.length, policy, "at least ");
+}
+
+/**
+ * A put's arguments, checked the same way by every backend and in the same order: an over-long
+ * string, then the bytes (invalid_original), the metadata (invalid_meta), the size.
+ */
+export function acceptPut(
+  original: OriginalInput,
+  meta: unknown,
+  policy: Policy,
+): { prepared: PreparedOriginal; meta: NormalizedMeta } {
+  checkOriginalArgument(original, policy);
+  const prepared = asPrepared(original);
+  const m = normalizeMeta(meta);
+  checkSize(prepared.bytes.byteLength, policy);
+  return { prepared, meta: m };
 }
 
 /** An idle entry that may be dropped, as a backend lists them (oldest last access first). */

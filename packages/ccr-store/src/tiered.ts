@@ -12,9 +12,17 @@
 // - without a team store it is exactly the local store, seen asynchronously.
 import type { AsyncCcrStore } from "./async.js";
 import { isCcrStoreError } from "./errors.js";
-import { originalBytes } from "./handle.js";
+import { asPrepared } from "./handle.js";
 import type { TeamStatus, TeamStore } from "./team.js";
-import type { CcrMeta, CcrRecord, CcrStats, CcrStore, PutResult } from "./types.js";
+import type {
+  CcrMeta,
+  CcrRecord,
+  CcrStats,
+  CcrStore,
+  OriginalInput,
+  PreparedOriginal,
+  PutResult,
+} from "./types.js";
 
 /** Where the log lines of the tiered store go (stderr in the binary). */
 export interface TieredLogger {
@@ -66,10 +74,11 @@ export function openTieredStore(opts: TieredStoreOptions): TieredStore {
     firstVerdictSeen = () => resolve("verdict");
   });
 
-  const enqueue = (handle: string, original: string | Uint8Array, meta: CcrMeta | undefined): void => {
+  const enqueue = (original: PreparedOriginal, meta: CcrMeta | undefined): void => {
+    const { handle } = original;
     if (backlog.has(handle)) return;
     // A copy: the caller may reuse its buffer long before the link is back.
-    const bytes = new Uint8Array(originalBytes(original));
+    const bytes = new Uint8Array(original.bytes);
     if (bytes.byteLength > backlogLimit) {
       dropped += 1;
       return;
@@ -84,16 +93,12 @@ export function openTieredStore(opts: TieredStoreOptions): TieredStore {
     }
   };
 
-  const writeThrough = async (
-    handle: string,
-    original: string | Uint8Array,
-    meta?: CcrMeta,
-  ): Promise<void> => {
+  const writeThrough = async (original: PreparedOriginal, meta?: CcrMeta): Promise<void> => {
     if (!team) return;
     // While the first connection is still being made the put waits for it (bounded); once the
     // link is known to be down it does not wait at all.
     const state = team.status().state;
-    if (state === "down" || state === "closed") return enqueue(handle, original, meta);
+    if (state === "down" || state === "closed") return enqueue(original, meta);
     try {
       const put = team.put(original, meta);
       if (state === "connecting") {
@@ -101,15 +106,15 @@ export function openTieredStore(opts: TieredStoreOptions): TieredStore {
         // connection): then stop waiting at once. The abandoned put settles on its own.
         put.catch(() => undefined);
         if ((await Promise.race([put.then(() => "stored" as const), firstVerdict])) !== "stored") {
-          if (team.status().state !== "ready") return enqueue(handle, original, meta);
+          if (team.status().state !== "ready") return enqueue(original, meta);
           await put;
         }
       } else await put;
     } catch (err) {
-      if (isCcrStoreError(err, "store_unavailable")) return enqueue(handle, original, meta);
+      if (isCcrStoreError(err, "store_unavailable")) return enqueue(original, meta);
       // The team store refused these bytes for good (too large for it, out of memory): they stay local.
       logger.warn(
-        `${handle} stays in the local store only: ${err instanceof Error ? err.message : String(err)}`,
+        `${original.handle} stays in the local store only: ${err instanceof Error ? err.message : String(err)}`,
       );
     }
   };
@@ -154,9 +159,11 @@ export function openTieredStore(opts: TieredStoreOptions): TieredStore {
     local,
     team,
 
-    async put(original: string | Uint8Array, meta?: CcrMeta): Promise<PutResult> {
-      const result = local.put(original, meta);
-      await writeThrough(result.handle, original, meta);
+    async put(original: OriginalInput, meta?: CcrMeta): Promise<PutResult> {
+      // Prepared here so the local and the team store share one encoding and one hash.
+      const prepared = asPrepared(original);
+      const result = local.put(prepared, meta);
+      await writeThrough(prepared, meta);
       return result;
     },
 

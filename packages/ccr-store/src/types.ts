@@ -6,6 +6,23 @@
 /** Milliseconds since the Unix epoch; injected so tests can move time. */
 export type Clock = () => number;
 
+/**
+ * An original made ready for a store, once: its exact bytes, their SHA-256 and its handle. A
+ * caller that needs the handle before storing (to cite it in the compressed text) prepares the
+ * original and passes this to `put`, so the bytes are encoded and hashed exactly once. Only values
+ * made by `prepareOriginal` are trusted by `put`; the bytes must not be changed in between.
+ */
+export interface PreparedOriginal {
+  readonly bytes: Uint8Array;
+  /** Full SHA-256 of `bytes`, lowercase hex. */
+  readonly sha256: string;
+  /** "ccr_" + the first 32 hex digits of `sha256`. */
+  readonly handle: string;
+}
+
+/** What a put accepts: the original itself, or the same original already prepared. */
+export type OriginalInput = string | Uint8Array | PreparedOriginal;
+
 /** What the producer knows about an original. Every field is optional. */
 export interface CcrMeta {
   /** Content kind as the engine detected it, e.g. "json", "log", "diff" (at most 64 chars). */
@@ -67,7 +84,7 @@ export interface CcrStats {
 /** A store of byte-exact originals keyed by content handle. */
 export interface CcrStore {
   /** Store an original (idempotent). Throws store_full, original_too_large, invalid_original, invalid_meta. */
-  put(original: string | Uint8Array, meta?: CcrMeta): PutResult;
+  put(original: OriginalInput, meta?: CcrMeta): PutResult;
   /** The record for a handle (any accepted spelling), or null. Throws invalid_handle, store_corrupt. */
   get(handle: string): CcrRecord | null;
   /** True when the handle is held. Does not count as a read for the idle window. */

@@ -10,7 +10,7 @@ import { selectDriver } from "../src/sqlite/select.js";
 const ALL: SqliteDriverName[] = ["node:sqlite", "better-sqlite3"];
 
 /** better_sqlite3.node to use in tests, when one was named. */
-export const testBinding: string | undefined = process.env.CCR_TEST_BETTER_SQLITE3_BINDING || undefined;
+const testBinding: string | undefined = process.env.CCR_TEST_BETTER_SQLITE3_BINDING || undefined;
 
 function loads(name: SqliteDriverName): boolean {
   try {

@@ -1,31 +1,22 @@
-// Shared test helpers: real temp directories, and running the bundled child worker.
-import { spawn } from "node:child_process";
+// Shared test helpers: real temp directories, a hand-moved clock and running the bundled child
+// worker, built on @caveman/test-kit under the names this package's tests use.
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { type FakeClock, fakeClock, spawnLines } from "@caveman/test-kit";
 import { CHILD_DIR } from "./setup/build-children.js";
 
-/** A fresh private temp directory, removed by the returned cleanup. */
-export function tempDir(): { dir: string; cleanup: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), "ccr-store-"));
-  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
-}
+// tempDir: `{ dir, cleanup }`, removed by the test once its store has closed.
+export { parseJsonLines as parseLines, scratchDir as tempDir } from "@caveman/test-kit";
 
 /** sha256 of a file's bytes: proves a refused open changed nothing. */
 export function fileHash(path: string): string {
   return createHash("sha256").update(readFileSync(path)).digest("hex");
 }
 
-/** A clock the test moves by hand. */
-export function manualClock(start = 1_700_000_000_000): { now: () => number; advance: (ms: number) => void } {
-  let t = start;
-  return {
-    now: () => t,
-    advance: (ms) => {
-      t += ms;
-    },
-  };
+/** A clock the test moves by hand, starting where these tests' expectations were written. */
+export function manualClock(start = 1_700_000_000_000): FakeClock {
+  return fakeClock(start);
 }
 
 export interface ChildResult {
@@ -36,32 +27,13 @@ export interface ChildResult {
 }
 
 /** Run the worker to completion and parse each whole stdout line as JSON. */
-export function runWorker(args: string[], driver?: string): Promise<ChildResult> {
-  const child = spawn(process.execPath, [join(CHILD_DIR, "worker.mjs"), ...args], {
-    stdio: ["ignore", "pipe", "pipe"],
+export async function runWorker(args: string[], driver?: string): Promise<ChildResult> {
+  const child = spawnLines(process.execPath, [join(CHILD_DIR, "worker.mjs"), ...args], {
+    stdin: "ignore",
     env: driver === undefined ? process.env : { ...process.env, CCR_WORKER_DRIVER: driver },
   });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d: Buffer) => {
-    stdout += d.toString("utf8");
-  });
-  child.stderr.on("data", (d: Buffer) => {
-    stderr += d.toString("utf8");
-  });
-  return new Promise((resolve, reject) => {
-    child.on("error", reject);
-    child.on("close", (code, signal) => resolve({ code, signal, lines: parseLines(stdout), stderr }));
-  });
-}
-
-/** Parse complete JSON lines; a trailing partial line (a killed writer) is ignored. */
-export function parseLines(text: string): unknown[] {
-  const whole = text.slice(0, text.lastIndexOf("\n") + 1);
-  return whole
-    .split("\n")
-    .filter((l) => l.length > 0)
-    .map((l) => JSON.parse(l) as unknown);
+  const { code, signal } = await child.closed;
+  return { code, signal, lines: child.values(), stderr: child.stderr() };
 }
 
 export { CHILD_DIR };

@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
+import { tempDir } from "@caveman/test-kit";
 import { describe, expect, it } from "vitest";
 import { openChipStore } from "./store.js";
-import { tempDir } from "./testkit.test-helpers.js";
 
 function codeOf(fn: () => unknown): string | undefined {
   try {

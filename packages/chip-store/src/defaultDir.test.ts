@@ -4,17 +4,17 @@ import { defaultChipDir } from "./defaultDir.js";
 describe("default chip directory", () => {
   const base = { homedir: "/home/u", tmpdir: "/tmp" };
   it.each([
-    [{ XDG_CACHE_HOME: "/xdg" }, "linux", "/xdg/caveman-mcp/chips"],
+    [{ xdgCacheHome: "/xdg" }, "linux", "/xdg/caveman-mcp/chips"],
     [{}, "linux", "/home/u/.cache/caveman-mcp/chips"],
-    [{ XDG_CACHE_HOME: "relative/path" }, "darwin", "/home/u/.cache/caveman-mcp/chips"],
-    [{ XDG_CACHE_HOME: "  " }, "linux", "/home/u/.cache/caveman-mcp/chips"],
-  ])("env %j on %s gives %s", (env, platform, want) => {
-    expect(defaultChipDir({ env, platform, ...base })).toBe(want);
+    [{ xdgCacheHome: "relative/path" }, "darwin", "/home/u/.cache/caveman-mcp/chips"],
+    [{ xdgCacheHome: "  " }, "linux", "/home/u/.cache/caveman-mcp/chips"],
+  ])("options %j on %s give %s", (opts, platform, want) => {
+    expect(defaultChipDir({ ...opts, platform, ...base })).toBe(want);
   });
 
-  it("uses LOCALAPPDATA on Windows", () => {
+  it("uses the local app data directory on Windows", () => {
     const got = defaultChipDir({
-      env: { LOCALAPPDATA: "C:\\Users\\u\\AppData\\Local" },
+      localAppData: "C:\\Users\\u\\AppData\\Local",
       platform: "win32",
       homedir: "C:\\Users\\u",
       tmpdir: "C:\\Temp",
@@ -23,8 +23,6 @@ describe("default chip directory", () => {
   });
 
   it("falls back to the temp dir when there is no home", () => {
-    expect(defaultChipDir({ env: {}, platform: "linux", homedir: "", tmpdir: "/tmp" })).toBe(
-      "/tmp/caveman-mcp/chips",
-    );
+    expect(defaultChipDir({ platform: "linux", homedir: "", tmpdir: "/tmp" })).toBe("/tmp/caveman-mcp/chips");
   });
 });

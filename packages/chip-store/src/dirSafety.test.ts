@@ -5,9 +5,9 @@
 import { spawnSync } from "node:child_process";
 import { chmodSync, chownSync, readdirSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { tempDir } from "@caveman/test-kit";
 import { describe, expect, it } from "vitest";
 import { isChipStoreError, openChipStore } from "./index.js";
-import { tempDir } from "./testkit.test-helpers.js";
 
 const modeOf = (p: string) => statSync(p).mode & 0o7777;
 

@@ -1,3 +1,4 @@
+import { propertyParams } from "@caveman/test-kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isValidChipId, newChipId, parseChipRef } from "./ids.js";
@@ -9,6 +10,7 @@ describe("chip ids", () => {
       fc.property(fc.string(), (s) => {
         expect(isValidChipId(s)).toBe(/^[0-9a-f]{6}([0-9a-f]{6})?$/.test(s));
       }),
+      propertyParams(),
     );
   });
 
@@ -34,6 +36,7 @@ describe("created_at", () => {
           expect(parseInstant(formatInstant({ ms, subNs }))).toEqual({ ms, subNs });
         },
       ),
+      propertyParams(),
     );
   });
 

@@ -6,9 +6,6 @@ export type { ChipErrorCode } from "./errors.js";
 export { ChipStoreError, isChipStoreError } from "./errors.js";
 export type { RandomBytes } from "./ids.js";
 export { isValidChipId, parseChipRef } from "./ids.js";
-export type { Chip, ChipKind, ChipMeta, ChipOrigin } from "./record.js";
-export type { ReplayOptions } from "./replay.js";
-export { replayText } from "./replay.js";
 export type {
   ChipStoreOptions,
   ListFilter,
@@ -16,5 +13,8 @@ export type {
   SaveContentInput,
   SaveFailureInput,
   SaveResult,
-} from "./store.js";
+} from "./options.js";
+export type { Chip, ChipKind, ChipMeta, ChipOrigin } from "./record.js";
+export type { ReplayOptions } from "./replay.js";
+export { replayText } from "./replay.js";
 export { ChipStore, openChipStore } from "./store.js";

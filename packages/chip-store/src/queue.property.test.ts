@@ -1,9 +1,9 @@
 // Property: whatever mix of saves, deletes and clock steps, the store's list equals a plain FIFO
 // queue model, and each eviction names exactly the ids the model drops.
+import { fakeClock, propertyParams, tempDir } from "@caveman/test-kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { openChipStore } from "./store.js";
-import { fakeClock, tempDir } from "./testkit.test-helpers.js";
 
 type Op = { t: "save"; text: string; tick: number } | { t: "delete"; pick: number } | { t: "reopen" };
 
@@ -45,7 +45,7 @@ describe("FIFO queue model", () => {
         }
         for (const m of model) expect(store.replay(m.id)).toBe(m.text);
       }),
-      { numRuns: 150 },
+      propertyParams(150),
     );
   });
 });

@@ -13,7 +13,7 @@ export interface Entry {
   onDisk: boolean;
 }
 
-export function compareEntries(a: Entry, b: Entry): number {
+function compareEntries(a: Entry, b: Entry): number {
   return compareInstant(a.order, b.order) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 

@@ -43,14 +43,14 @@ export interface Chip extends ChipMeta {
   data?: Uint8Array;
 }
 
-export const RECORD_VERSION = 1;
+const RECORD_VERSION = 1;
 const PREVIEW_CHARS = 80;
 
-export function sha256Hex(bytes: Uint8Array | string): string {
+function sha256Hex(bytes: Uint8Array | string): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
 
-export function countLines(text: string): number {
+function countLines(text: string): number {
   if (text.length === 0) return 0;
   let n = 0;
   for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
@@ -64,7 +64,7 @@ function countByteLines(data: Uint8Array): number {
   return data[data.length - 1] === 10 ? n : n + 1;
 }
 
-export function makePreview(text: string): string {
+function makePreview(text: string): string {
   // Control characters are escaped so a preview never moves a terminal's cursor or breaks a line.
   const flat = text
     .slice(0, PREVIEW_CHARS * 4)
@@ -206,4 +206,15 @@ export function metaOf(chip: Chip): ChipMeta {
   if (chip.err_msg !== undefined) meta.err_msg = makePreview(chip.err_msg);
   if (chip.origin) meta.origin = { ...chip.origin };
   return meta;
+}
+
+/** A copy the caller may change without changing the store's (args, origin and data are copied). */
+export function copyChip(chip: Chip): Chip {
+  const out: Chip = { ...chip };
+  if (chip.origin) out.origin = { ...chip.origin };
+  // A JSON round trip, not structuredClone: args are JSON values, and structuredClone overflows
+  // the stack on args nested a few thousand levels deep that JSON handles.
+  if (chip.kind === "failure") out.args = JSON.parse(JSON.stringify(chip.args) ?? "null");
+  if (chip.data) out.data = new Uint8Array(chip.data);
+  return out;
 }

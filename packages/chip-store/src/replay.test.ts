@@ -1,6 +1,6 @@
+import { tempDir } from "@caveman/test-kit";
 import { describe, expect, it } from "vitest";
 import { openChipStore } from "./store.js";
-import { tempDir } from "./testkit.test-helpers.js";
 
 describe("replay of a failure chip", () => {
   const args = {

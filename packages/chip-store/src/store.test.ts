@@ -1,9 +1,10 @@
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fakeClock, tempDir } from "@caveman/test-kit";
 import { describe, expect, it } from "vitest";
 import { ChipStoreError } from "./errors.js";
 import { openChipStore } from "./store.js";
-import { bigArgs, fakeClock, scriptedRandom, tempDir } from "./testkit.test-helpers.js";
+import { bigArgs, scriptedRandom } from "./testkit.test-helpers.js";
 
 describe("saving failure chips", () => {
   it("saves args over the threshold and returns the id with metadata", () => {

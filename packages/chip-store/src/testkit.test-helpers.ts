@@ -1,32 +1,5 @@
-// Shared helpers for this package's tests: real temp directories, a controllable clock and a
-// scripted random source. Not part of the public API (not exported from index.ts).
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach } from "vitest";
-
-const dirs: string[] = [];
-
-export function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), "chip-store-"));
-  dirs.push(d);
-  return d;
-}
-
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-export function fakeClock(start = Date.UTC(2026, 10, 30, 12, 0, 0)) {
-  let now = start;
-  const clock = () => now;
-  return Object.assign(clock, {
-    advance(ms: number) {
-      now += ms;
-    },
-  });
-}
-
+// Helpers only this package's tests need: a scripted random source and chip-sized arguments.
+// Temp directories and the fake clock come from @caveman/test-kit. Not part of the public API.
 /** Random source that returns the scripted byte sequences first, then counts upward. */
 export function scriptedRandom(script: number[][] = []) {
   let n = 1;

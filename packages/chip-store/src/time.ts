@@ -30,3 +30,20 @@ export function parseInstant(text: unknown): Instant | null {
 export function compareInstant(a: Instant, b: Instant): number {
   return a.ms - b.ms || a.subNs - b.subNs;
 }
+
+const MAX_SUB_NS = 999_999;
+
+/**
+ * The instant of a new chip: newer than `last` (this store's previous one) and than `newest` (the
+ * newest chip it knows, its own or loaded from disk), so a clock that stalls or steps back (or a
+ * restart within the same millisecond) cannot let a new chip sort before an older one and be
+ * evicted first. A chip dated ahead of the clock (another host's skewed clock, a hostile file) is
+ * not a floor: adopting it would stamp every later chip with its date, and a date near year 9999
+ * would overflow into a created_at that no longer parses, so the chip would be unreadable on reload.
+ */
+export function nextInstant(ms: number, newest: Instant | undefined, last: Instant): Instant {
+  const floor = newest && newest.ms <= ms && compareInstant(newest, last) > 0 ? newest : last;
+  if (ms > floor.ms) return { ms, subNs: 0 };
+  if (floor.subNs < MAX_SUB_NS) return { ms: floor.ms, subNs: floor.subNs + 1 };
+  return { ms: floor.ms + 1, subNs: 0 };
+}

@@ -1,3 +1,4 @@
+import { propertyParams } from "@caveman/test-kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { locate, locateWork, rangeHash, SEARCH_BYTES, SEARCH_LINES } from "./anchor.js";
@@ -76,7 +77,7 @@ describe("locate (range_hash search)", () => {
           }
         },
       ),
-      { numRuns: 500 },
+      propertyParams(500),
     );
   });
 });

@@ -1,3 +1,4 @@
+import { propertyParams } from "@caveman/test-kit";
 import { applyPatch } from "diff";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -22,7 +23,7 @@ describe("alignedHunks (the linear diff for huge windows)", () => {
         const patch = { oldFileName: "a", newFileName: "b", oldHeader: "", newHeader: "", hunks };
         expect(applyPatch(a, patch)).toBe(b);
       }),
-      { numRuns: 500 },
+      propertyParams(500),
     );
   });
 });

@@ -1,3 +1,4 @@
+import { propertyParams } from "@caveman/test-kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { normalizedText } from "./match.js";
@@ -96,7 +97,7 @@ describe("near-miss diagnostics", () => {
           expect(c.detail.length).toBeLessThan(400);
         }
       }),
-      { numRuns: 400 },
+      propertyParams(400),
     );
   });
 });

@@ -1,3 +1,4 @@
+import { propertyParams } from "@caveman/test-kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type Region, splice } from "./splice.js";
@@ -47,7 +48,7 @@ describe("splice", () => {
           expect(Buffer.concat([rebuilt, out.subarray(pos)]).equals(bytes)).toBe(true);
         },
       ),
-      { numRuns: 500 },
+      propertyParams(500),
     );
   });
 

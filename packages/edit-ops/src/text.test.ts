@@ -1,3 +1,4 @@
+import { propertyParams } from "@caveman/test-kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decode, dominantEol, encode, lineEndingStyle, splitContent } from "./text.js";
@@ -12,6 +13,7 @@ describe("decode/encode", () => {
         const buf = enc((bom ? "\uFEFF" : "") + parts.join(""));
         expect(encode(decode(buf, "f")).equals(buf)).toBe(true);
       }),
+      propertyParams(),
     );
   });
 

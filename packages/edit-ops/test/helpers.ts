@@ -1,19 +1,14 @@
 // Shared test setup: a real temp root and journal directory per test, removed when it finishes.
 
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { onTestFinished } from "vitest";
+import { tempDir } from "@caveman/test-kit";
 import { createEditor, type EditorOptions, isEditError } from "../src/index.js";
 
 export function setup(opts: Partial<EditorOptions> = {}) {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), "edit-ops-root-")));
-  const journalDir = mkdtempSync(join(tmpdir(), "edit-ops-journal-"));
-  onTestFinished(() => {
-    rmSync(root, { recursive: true, force: true });
-    rmSync(journalDir, { recursive: true, force: true });
-  });
+  const root = tempDir("edit-ops-root-");
+  const journalDir = tempDir("edit-ops-journal-");
   const editor = createEditor({ roots: [root], journalDir, ...opts });
   const abs = (name: string) => join(root, name);
   const file = (name: string, content: string | Uint8Array) => {

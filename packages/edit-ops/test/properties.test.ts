@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from "node:fs";
+import { propertyParams } from "@caveman/test-kit";
 import { applyPatch } from "diff";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -138,7 +139,7 @@ describe("properties", { timeout: 180_000 }, () => {
         for (let i = 0; i < applied; i++) await editor.undo({ path });
         expect(readFileSync(path).equals(bytes)).toBe(true);
       }),
-      { numRuns: 60 },
+      propertyParams(60),
     );
   });
 
@@ -158,7 +159,7 @@ describe("properties", { timeout: 180_000 }, () => {
         for (let i = 0; i < applied; i++) await editor.undo({ path });
         expect(readFileSync(path).equals(bytes)).toBe(true);
       }),
-      { numRuns: 60 },
+      propertyParams(60),
     );
   });
 
@@ -186,7 +187,7 @@ describe("properties", { timeout: 180_000 }, () => {
         const added = r.diff.split("\n").filter((l) => l.startsWith("+") && !l.startsWith("+++")).length;
         expect(r.lines_added).toBe(added);
       }),
-      { numRuns: 300 },
+      propertyParams(300),
     );
   });
 
@@ -200,7 +201,7 @@ describe("properties", { timeout: 180_000 }, () => {
         await apply(editor, path, o, true);
         expect(readFileSync(path).equals(bytes)).toBe(true);
       }),
-      { numRuns: 80 },
+      propertyParams(80),
     );
   });
 
@@ -243,7 +244,7 @@ describe("properties", { timeout: 180_000 }, () => {
         if (n > 0 && last >= 0 && r.lines[last] !== "")
           expect(r.eols[last] === "").toBe(old.eols[n - 1] === "");
       }),
-      { numRuns: 300 },
+      propertyParams(300),
     );
   });
 });

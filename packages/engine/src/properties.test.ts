@@ -1,5 +1,6 @@
 // Property tests (fast-check): compress is deterministic, idempotent, never throws, and either
 // passes input through byte-identical with a reason or shrinks it honestly.
+import { propertyParams } from "@caveman/test-kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compress } from "./compress.js";
@@ -117,7 +118,7 @@ describe("compress properties", () => {
           }
         }
       }),
-      { numRuns: 300 },
+      propertyParams(300),
     );
   });
 
@@ -126,7 +127,7 @@ describe("compress properties", () => {
       fc.property(anyText, options, (input, opts) => {
         expect(compress(input, opts as never)).toEqual(compress(input, opts as never));
       }),
-      { numRuns: 150 },
+      propertyParams(150),
     );
   });
 
@@ -136,7 +137,7 @@ describe("compress properties", () => {
         const once = compress(input, opts as never).output;
         expect(compress(once, opts as never).output).toBe(once);
       }),
-      { numRuns: 300 },
+      propertyParams(300),
     );
   });
 
@@ -147,7 +148,7 @@ describe("compress properties", () => {
         if (v.full) expect(v.output).toBe(input);
         else expect(v.output.length).toBeLessThanOrEqual(Math.max(input.length, 200));
       }),
-      { numRuns: 200 },
+      propertyParams(200),
     );
   });
 
@@ -162,7 +163,7 @@ describe("compress properties", () => {
         expect(dec.ok).toBe(true);
         if (dec.ok) expect(JSON.parse(dec.output)).toEqual(JSON.parse(json));
       }),
-      { numRuns: 200 },
+      propertyParams(200),
     );
   });
 });

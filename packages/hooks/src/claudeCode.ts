@@ -28,7 +28,7 @@ function reply(updatedToolOutput: unknown, handles: string[]): HookDecision {
 }
 
 /** Compress each text that is worth it; `pass` is set when none was. */
-export function shrinkAll(
+function shrinkAll(
   texts: string[],
   opts: { hint?: string; producer: string },
   ctx: HookContext,

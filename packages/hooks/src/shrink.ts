@@ -4,7 +4,7 @@
 // (its recovery line included), and the time budget still holds; any store or engine failure is a
 // pass reason, never a throw. The closing recovery line is a marker line, so compressing a
 // stand-in again passes it through (the host may run hooks twice).
-import { type CcrStore, computeHandle, isCcrStoreError } from "@caveman/ccr-store";
+import { type CcrStore, isCcrStoreError, prepareOriginal } from "@caveman/ccr-store";
 import { compress, countTokens } from "@caveman/engine";
 import { kindAllowed, toolRefusal } from "./policy.js";
 import type { HookSettings } from "./settings.js";
@@ -48,7 +48,9 @@ export function shrink(req: ShrinkRequest, ctx: HookContext): Shrunk | { pass: s
   const { settings } = ctx;
   if (Buffer.byteLength(req.text, "utf8") > settings.maxInputBytes) return { pass: "too_large" };
   if (ctx.clock() > ctx.deadline) return { pass: "deadline" };
-  const handle = computeHandle(req.text);
+  // Encoded and hashed once: the stand-in cites this handle, and the store keeps the same bytes.
+  const original = prepareOriginal(req.text);
+  const { handle } = original;
   const result = compress(req.text, {
     handle,
     floorTokens: settings.floorTokens,
@@ -62,7 +64,7 @@ export function shrink(req: ShrinkRequest, ctx: HookContext): Shrunk | { pass: s
   if (tokensOut > result.tokensIn * (1 - settings.minGain)) return { pass: "gain_below_min" };
   if (ctx.clock() > ctx.deadline) return { pass: "deadline" };
   try {
-    ctx.store().put(req.text, {
+    ctx.store().put(original, {
       kind: result.kind,
       producer: req.producer.slice(0, 256),
       tokensIn: result.tokensIn,

@@ -9,17 +9,16 @@
 // and the hardened transport, so every transport invariant (framing, caps, batches, id renaming,
 // failure-chip capture) holds for both eras unchanged.
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import { asError } from "./errors.js";
 
 /** Modern-era revisions this server speaks (each request names one in `_meta`). */
-export const MODERN_PROTOCOL_VERSIONS: readonly string[] = ["2026-07-28"];
+const MODERN_PROTOCOL_VERSIONS: readonly string[] = ["2026-07-28"];
 export const META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
 export const META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
-export const META_SERVER_INFO = "io.modelcontextprotocol/serverInfo";
-/** JSON-RPC code of the modern UnsupportedProtocolVersion error. */
+const META_SERVER_INFO = "io.modelcontextprotocol/serverInfo";
+/** JSON-RPC code of the modern UnsupportedProtocolVersion error (SDK v1 has no constant for it). */
 export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
-const METHOD_NOT_FOUND = -32601;
-const INVALID_PARAMS = -32602;
 
 /** What this server serves in the modern era; everything else there is -32601. */
 const MODERN_METHODS = new Set(["server/discover", "tools/list", "tools/call"]);
@@ -93,14 +92,14 @@ export function judgeRequest(
   if (!isObject(meta[META_CLIENT_CAPABILITIES])) {
     return {
       kind: "error",
-      code: INVALID_PARAMS,
+      code: ErrorCode.InvalidParams,
       message: `Invalid _meta envelope: ${META_CLIENT_CAPABILITIES} must be an object on protocol revision ${version}`,
     };
   }
   if (!MODERN_METHODS.has(method)) {
     return {
       kind: "error",
-      code: METHOD_NOT_FOUND,
+      code: ErrorCode.MethodNotFound,
       message: `Method not found: ${echo(method)} is not part of protocol revision ${version}`,
     };
   }
@@ -213,6 +212,6 @@ export class EraGate implements Transport {
   }
 
   readonly #report = (err: unknown): void => {
-    this.onerror?.(err instanceof Error ? err : new Error(String(err)));
+    this.onerror?.(asError(err));
   };
 }

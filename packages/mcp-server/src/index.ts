@@ -4,7 +4,7 @@ export type { FailureChipSink } from "./capture.js";
 export { FailureCapture } from "./capture.js";
 export type { DataOutcome, TextOutcome, ToolOutcome } from "./contract.js";
 export { errorResult, structuredReading, textReading } from "./contract.js";
-export type { McpServerErrorCode } from "./errors.js";
+export type { ToolFaultCode, TransportFaultCode, WireCode } from "./errors.js";
 export { McpServerError } from "./errors.js";
 export type { Logger } from "./logger.js";
 export { silentLogger } from "./logger.js";
@@ -30,14 +30,21 @@ export type { CompressArgs, CompressionDeps, CompressReport } from "./tools/comp
 export { compressInput, compressNote } from "./tools/compression.js";
 export type { CavemanToolsOptions, StoreInfo } from "./tools/index.js";
 export { createCavemanTools } from "./tools/index.js";
-export type { StdioTransportOptions, TransportHooks } from "./transport/stdio.js";
-export { DEFAULT_MAX_INBOUND_BYTES, HardenedStdioTransport } from "./transport/stdio.js";
-export type { EngineJob } from "./work/jobs.js";
-export type { Engine, EngineFailure, EngineOutcome, EnginePoolOptions, EngineStats } from "./work/pool.js";
+export {
+  DEFAULT_MAX_INBOUND_BYTES,
+  type StdioTransportOptions,
+  type TransportHooks,
+} from "./transport/options.js";
+export { HardenedStdioTransport } from "./transport/stdio.js";
 export {
   DEFAULT_ENGINE_TIMEOUT_MS,
-  EnginePool,
+  type Engine,
+  type EngineFailure,
+  type EngineOutcome,
+  type EngineStats,
   engineBudgetMs,
   inlineEngine,
   MAX_BUDGET_FACTOR,
-} from "./work/pool.js";
+} from "./work/engine.js";
+export type { EngineJob } from "./work/jobs.js";
+export { EnginePool, type EnginePoolOptions } from "./work/pool.js";

@@ -1,4 +1,5 @@
 import { PassThrough, Writable } from "node:stream";
+import { propertyParams } from "@caveman/test-kit";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -154,7 +155,8 @@ describe("hardened stdio server", () => {
     h.write(call(77, "echo", { text: "x".repeat(5000) }));
     h.write('{"jsonrpc":"2.0","id":78,"method":"ping"}\n');
     const [big, ping] = (await h.next(2)) as Msg[];
-    expect(big).toMatchObject({ id: 77, error: { code: -32001, data: { code: "cave_payload_too_large" } } });
+    // -32600 (InvalidRequest), not -32001, which the SDK reads as RequestTimeout; data.code says which.
+    expect(big).toMatchObject({ id: 77, error: { code: -32600, data: { code: "cave_payload_too_large" } } });
     expect(big?.error?.message).toMatch(/^cave_payload_too_large/);
     expect(ping).toMatchObject({ id: 78, result: {} });
   });
@@ -321,7 +323,7 @@ describe("hardened stdio server", () => {
         await handle?.close();
         handle = undefined;
       }),
-      { numRuns: 150 },
+      propertyParams(150),
     );
   });
 

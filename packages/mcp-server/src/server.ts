@@ -20,7 +20,8 @@ import { EraGate } from "./era.js";
 import { type Logger, silentLogger } from "./logger.js";
 import { ToolRegistry, type ToolSpec } from "./registry.js";
 import { limitLogger } from "./transport/logLimit.js";
-import { DEFAULT_MAX_INBOUND_BYTES, HardenedStdioTransport } from "./transport/stdio.js";
+import { DEFAULT_MAX_INBOUND_BYTES } from "./transport/options.js";
+import { HardenedStdioTransport } from "./transport/stdio.js";
 
 export type CloseReason = "eof" | "input_error" | "client_gone" | "requested";
 

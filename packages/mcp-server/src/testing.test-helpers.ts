@@ -1,17 +1,18 @@
-// Test helpers: real stores in a fresh temp directory, the way the binary builds them.
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+// Test helpers: real stores in a fresh temp directory (removed after the test), the way the
+// binary builds them.
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openMemoryStore } from "@caveman/ccr-store";
 import { openChipStore } from "@caveman/chip-store";
 import { createEditor } from "@caveman/edit-ops";
+import { tempDir } from "@caveman/test-kit";
 import { silentLogger } from "./logger.js";
 import { type ToolFamily, ToolRegistry } from "./registry.js";
 import { Session } from "./session.js";
 import { createCavemanTools } from "./tools/index.js";
 
 export function realStores(families: ToolFamily[] = ["compress", "edit"]) {
-  const base = realpathSync(mkdtempSync(join(tmpdir(), "caveman-mcp-test-")));
+  const base = tempDir("caveman-mcp-test-");
   const root = join(base, "root");
   mkdirSync(root);
   const ccr = openMemoryStore();

@@ -4,8 +4,11 @@
 // npm/, which this scan does not cover) because spawning the platform binary is its job. Two source
 // files are named: the Redis backend of the CCR store (ALLOWED) and the MCP proxy's spawn of the
 // server it wraps (LIMITED: exactly its `node:child_process` import, nothing else).
+// The same scan proves one owner of the environment: only the binary's config module (and the
+// modules it splits into under `config/`) reads `process.env`, calls `process.cwd()`, or looks up
+// a variable by name (`env.CAVEMAN_…`, `env["XDG_CACHE_HOME"]`, a bare "CAVEMAN_…" string).
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
@@ -132,6 +135,79 @@ describe("zero egress", () => {
         "ok.ts",
         'import { readFileSync } from "node:fs";\nconst fetcher = 1; // fetch( in a comment',
       ),
+    ).toEqual([]);
+  });
+});
+
+/** The only sources allowed to read the environment: the binary's config and its parts. */
+const ENV_OWNERS = [
+  join("apps", "caveman-mcp", "src", "config.ts"),
+  join("apps", "caveman-mcp", "src", "config"),
+];
+const VARIABLE =
+  /^(?:CAVEMAN_[A-Z0-9_]+|XDG_[A-Z_]+|LOCALAPPDATA|APPDATA|HOME|USERPROFILE|CLAUDE_CONFIG_DIR)$/;
+
+/** Every read of the environment in one file's text, as `line: what`. */
+function envReads(fileName: string, text: string): string[] {
+  const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const at = (node: ts.Node) => sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1;
+  const visit = (node: ts.Node): void => {
+    if (ts.isPropertyAccessExpression(node)) {
+      const name = node.name.text;
+      if (
+        ts.isIdentifier(node.expression) &&
+        node.expression.text === "process" &&
+        (name === "env" || name === "cwd")
+      )
+        found.push(`${at(node)}: process.${name}`);
+      else if (VARIABLE.test(name)) found.push(`${at(node)}: .${name}`);
+    }
+    if (ts.isElementAccessExpression(node) && ts.isStringLiteralLike(node.argumentExpression)) {
+      const key = node.argumentExpression.text;
+      if (VARIABLE.test(key) || (key === "env" && node.expression.getText(sf) === "process"))
+        found.push(`${at(node)}: [${JSON.stringify(key)}]`);
+    }
+    if (
+      ts.isStringLiteralLike(node) &&
+      VARIABLE.test(node.text) &&
+      !ts.isElementAccessExpression(node.parent)
+    )
+      found.push(`${at(node)}: "${node.text}"`);
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return found;
+}
+
+describe("one owner of the environment", () => {
+  it("finds no environment read in any package or app source but the binary's config", () => {
+    const files = workspaceSources();
+    const owned = files.filter((f) => {
+      const rel = relative(WORKSPACE, f);
+      return rel === ENV_OWNERS[0] || rel.startsWith(`${ENV_OWNERS[1]}${sep}`);
+    });
+    expect(owned.length).toBeGreaterThanOrEqual(2);
+    // The owner really reads the environment, so a rename cannot leave this test guarding nothing.
+    expect(owned.flatMap((f) => envReads(f, readFileSync(f, "utf8"))).length).toBeGreaterThan(5);
+    const report = files
+      .filter((f) => !owned.includes(f))
+      .flatMap((f) => envReads(f, readFileSync(f, "utf8")).map((v) => `${relative(WORKSPACE, f)}:${v}`));
+    expect(report).toEqual([]);
+  });
+
+  it("catches every form of reading a variable (the scanner is not vacuous)", () => {
+    const bad = [
+      "const a = process.env;",
+      "const b = process.cwd();",
+      "const c = env.CAVEMAN_CCR_DB;",
+      'const d = env["XDG_CACHE_HOME"];',
+      'const e = lookup("CAVEMAN_CHIP_DIR");',
+      "const f = opts.env.LOCALAPPDATA;",
+    ].join("\n");
+    expect(envReads("bad.ts", bad)).toHaveLength(6);
+    expect(
+      envReads("ok.ts", 'const help = "CAVEMAN_RAW=1 keeps one call raw";\nconst o = { CAVEMAN_HOME: dir };'),
     ).toEqual([]);
   });
 });

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 
 /** One block of what the model received as a tool result (Claude Code sends text blocks). */
-export interface ResultBlock {
+interface ResultBlock {
   type: string;
   text?: string;
 }
@@ -33,7 +33,7 @@ export type ScriptedBlock =
  */
 export type ScriptedTurn = (results: ReadonlyMap<string, Received>) => ScriptedBlock[];
 
-export interface LoggedRequest {
+interface LoggedRequest {
   path: string;
   main: boolean;
   body: Record<string, unknown>;
@@ -65,7 +65,7 @@ function blocksOf(content: unknown): Array<Record<string, unknown>> {
 }
 
 /** Tool results found in a conversation's user messages. */
-export function toolResults(messages: Message[]): Map<string, Received> {
+function toolResults(messages: Message[]): Map<string, Received> {
   const out = new Map<string, Received>();
   for (const m of messages) {
     if (m.role !== "user") continue;

@@ -27,10 +27,10 @@ export interface Expect {
   isError(r: Received, yes: boolean): void;
 }
 
-export const CHIP = /chip:\/\/([0-9a-z]{6,})/;
+const CHIP = /chip:\/\/([0-9a-z]{6,})/;
 const ERROR_WITH_CHIP = (code: string) => new RegExp(`${code}: [\\s\\S]*\\(saved as chip://[0-9a-z]{6,}\\)`);
 
-export function chipIn(r: Received | undefined): string {
+function chipIn(r: Received | undefined): string {
   const m = r ? CHIP.exec(r.text) : null;
   return m ? `chip://${m[1]}` : "chip://missing";
 }
@@ -57,7 +57,7 @@ export function serviceLog(): string {
   return `${lines.join("\n")}\n`;
 }
 
-export const TOON_JSON = JSON.stringify({
+const TOON_JSON = JSON.stringify({
   users: [
     { id: 1, name: "ada", role: "admin" },
     { id: 2, name: "brian", role: "viewer" },
@@ -224,8 +224,8 @@ export function oversizeCases(x: Expect, big: string): Case[] {
 }
 
 /** The file the edit cases work on; its name keeps failing arguments over the chip threshold. */
-export const EDIT_FILE = "src/module/long_file_name.txt";
-export const UNTOUCHED_FILE = "src/module/a_file_that_was_never_edited.txt";
+const EDIT_FILE = "src/module/long_file_name.txt";
+const UNTOUCHED_FILE = "src/module/a_file_that_was_never_edited.txt";
 
 export function seedEditFiles(root: string): void {
   for (const [rel, text] of [

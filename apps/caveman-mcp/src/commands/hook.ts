@@ -20,7 +20,7 @@ import { type Io, writeOut } from "./io.js";
  * exceeds `maxBytes` or fails. A host writes the event at once, so a pause is a stall, while a
  * large event that keeps flowing may take its time.
  */
-export function readStdin(
+function readStdin(
   stdin: Readable,
   opts: { deadline: number; idleMs: number; maxBytes: number },
 ): Promise<string | null> {

@@ -10,7 +10,7 @@ import type { Config } from "../config.js";
 import { ConfigError } from "../errors.js";
 import { type Io, writeOut } from "./io.js";
 
-export interface HostEntry {
+interface HostEntry {
   /** The name `config <host>` takes. */
   id: string;
   title: string;
@@ -26,7 +26,7 @@ const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 /** A TOML basic string; JSON's escapes (\", \\, \n, \uXXXX, ...) are all valid TOML escapes. */
 const tomlString = (s: string) => JSON.stringify(s);
 
-export const HOSTS: readonly HostEntry[] = [
+const HOSTS: readonly HostEntry[] = [
   {
     id: "claude-code",
     title: "Claude Code",
@@ -87,7 +87,7 @@ export const HOSTS: readonly HostEntry[] = [
 ];
 
 /** The server's command line for `host`, given this command's configuration. */
-export function serverCommand(host: HostEntry, config: Config): { command: string; args: string[] } {
+function serverCommand(host: HostEntry, config: Config): { command: string; args: string[] } {
   const args = ["-y", "caveman-mcp"];
   if (config.sources.families === "flag") args.push("--tools", config.families.join(","));
   if (!config.families.includes("edit")) {

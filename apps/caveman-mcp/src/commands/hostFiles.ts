@@ -30,14 +30,14 @@ export interface SelfCommand {
   args: string[];
 }
 
-export const SERVER_NAME = "caveman";
+const SERVER_NAME = "caveman";
 
 /** A POSIX shell word for `s` (hook commands run through the shell). */
-export function shellWord(s: string): string {
+function shellWord(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`;
 }
 
-export function hookCommandLine(self: SelfCommand, host: "claude-code" | "gemini"): string {
+function hookCommandLine(self: SelfCommand, host: "claude-code" | "gemini"): string {
   return [self.command, ...self.args, "hook", host].map(shellWord).join(" ");
 }
 

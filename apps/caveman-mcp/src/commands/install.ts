@@ -62,7 +62,7 @@ function readManifest(dir: string): Manifest | null {
  * Temp file beside the target, fsync, rename: the file is either the old or the new one. A
  * symlinked settings file (dotfile managers do that) is written through, so the link survives.
  */
-export function writeAtomic(link: string, text: string, mode?: number): void {
+function writeAtomic(link: string, text: string, mode?: number): void {
   let file = link;
   try {
     file = realpathSync(link);

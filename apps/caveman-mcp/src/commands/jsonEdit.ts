@@ -19,7 +19,7 @@ function formatting(text: string): FormattingOptions {
   };
 }
 
-export function parseObject(file: string, text: string): Record<string, unknown> {
+function parseObject(file: string, text: string): Record<string, unknown> {
   const errors: ParseError[] = [];
   const value = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length > 0 || value === null || typeof value !== "object" || Array.isArray(value))

@@ -11,18 +11,11 @@
 // - the server being away is store_unavailable, after bounded waits (see connection.ts).
 import { createHash } from "node:crypto";
 import { CcrStoreError } from "../errors.js";
-import { handleFromSha256, originalBytes, requireHandle, sha256Hex } from "../handle.js";
-import {
-  checkOriginalArgument,
-  checkSize,
-  normalizeMeta,
-  now,
-  positiveInt,
-  resolvePolicy,
-} from "../policy.js";
+import { handleFromSha256, requireHandle, sha256Hex } from "../handle.js";
+import { acceptPut, now, positiveInt, resolvePolicy } from "../policy.js";
 import type { TeamLinkState, TeamStatus, TeamStore } from "../team.js";
 import { checkNamespace, parseTeamUrl, type TeamUrl } from "../teamUrl.js";
-import type { CcrMeta, CcrRecord, CcrStats, PutResult, StorePolicyOptions } from "../types.js";
+import type { CcrMeta, CcrRecord, CcrStats, OriginalInput, PutResult, StorePolicyOptions } from "../types.js";
 import { openTeamConnection } from "./connection.js";
 
 const DAY = 86_400_000;
@@ -113,14 +106,10 @@ export function openRedisStore(opts: RedisStoreOptions): TeamStore {
     [t, policy.idleMs, maxAgeMs, graceMs, tombstoneMs].map((n) => String(n));
 
   return {
-    async put(original: string | Uint8Array, meta?: CcrMeta): Promise<PutResult> {
+    async put(original: OriginalInput, meta?: CcrMeta): Promise<PutResult> {
       open();
-      checkOriginalArgument(original, sizePolicy);
-      const bytes = originalBytes(original);
-      const m = normalizeMeta(meta);
-      checkSize(bytes.byteLength, sizePolicy);
-      const sha256 = sha256Hex(bytes);
-      const handle = handleFromSha256(sha256);
+      const { prepared, meta: m } = acceptPut(original, meta, sizePolicy);
+      const { bytes, sha256, handle } = prepared;
       const t = now(policy);
       const fields = [
         "sha256",

@@ -146,7 +146,7 @@ function isBusy(err: unknown): boolean {
 }
 
 /** Map any failure to a CcrStoreError with a message that says what to do next. */
-export function toStoreError(
+function toStoreError(
   err: unknown,
   what: string,
   fallback: "store_open_failed" | "store_io_failed",

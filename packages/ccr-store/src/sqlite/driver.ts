@@ -15,7 +15,7 @@ export type SqliteDriverChoice = "auto" | SqliteDriverName;
 /** A value SQLite stores or returns. BLOBs come back as a Uint8Array (a Buffer from better-sqlite3). */
 export type SqlValue = string | number | bigint | null | Uint8Array;
 
-export type SqlRow = Record<string, SqlValue>;
+type SqlRow = Record<string, SqlValue>;
 
 /** A prepared statement: positional parameters, plain rows. */
 export interface SqlStatement {

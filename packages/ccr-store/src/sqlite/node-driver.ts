@@ -34,7 +34,7 @@ export function nodeHasSqlite(version: string): boolean {
 let cached: NodeSqliteModule | null | undefined;
 
 /** node:sqlite, or null when this Node does not have it (Node 20, 22 before 22.13, or disabled). */
-export function loadNodeSqlite(): NodeSqliteModule | null {
+function loadNodeSqlite(): NodeSqliteModule | null {
   if (cached !== undefined) return cached;
   const getBuiltin = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule;
   if (typeof getBuiltin !== "function") {

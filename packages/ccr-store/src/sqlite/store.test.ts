@@ -1,7 +1,7 @@
 // SQLite-only behaviour: persistence, WAL, one connection per file, refusal of files we cannot
 // write, failing writes, corruption detection and repair, and lock handling.
 import { execFileSync } from "node:child_process";
-import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { driverOptions, rawConnection, testDrivers } from "../../test/drivers.js";
@@ -181,6 +181,26 @@ describe.each(testDrivers())("openSqliteStore on %s", (driver) => {
     const check = openSqliteStore({ path });
     for (const h of [mine, theirHandle, late]) expect(check.get(h), h).not.toBeNull();
     check.close();
+  });
+
+  it("releases the new file's connection when following a replaced database fails midway", () => {
+    const store = openSqliteStore({ path, busyTimeoutMs: 50 });
+    store.put("held by the first file");
+    for (const suffix of ["", "-wal", "-shm"]) rmIfThere(path + suffix);
+    // A valid database appears at the path, and another process holds its write lock, so the
+    // store can open it but cannot carry its originals over.
+    openSqliteStore({ path }).close();
+    const writer = raw();
+    writer.exec("BEGIN IMMEDIATE");
+    expect(() => store.put("refused while the new file is locked")).toThrow(
+      expect.objectContaining({ code: "store_vanished" }),
+    );
+    writer.exec("COMMIT");
+    writer.close();
+    store.close();
+    // SQLite removes the -wal when the last connection to a file closes: one left behind would
+    // be a connection this store opened and never gave back.
+    expect(existsSync(`${path}-wal`)).toBe(false);
   });
 
   it("refuses a put with store_vanished when a deleted database cannot be made again", () => {

@@ -10,35 +10,26 @@
 // other processes could not resolve. A file that can only be read serves gets; puts are refused
 // with store_read_only.
 import { CcrStoreError } from "../errors.js";
-import { handleFromSha256, originalBytes, requireHandle, sha256Hex } from "../handle.js";
+import { handleFromSha256, requireHandle, sha256Hex } from "../handle.js";
 import { prepareStoreLocation } from "../location.js";
-import {
-  checkOriginalArgument,
-  checkSize,
-  type IdleEntry,
-  type NormalizedMeta,
-  normalizeMeta,
-  now,
-  type Policy,
-  planRoom,
-  positiveInt,
-  resolvePolicy,
-} from "../policy.js";
-import type { CcrMeta, CcrRecord, CcrStats, CcrStore, PutResult, StorePolicyOptions } from "../types.js";
+import { acceptPut, type NormalizedMeta, now, positiveInt, resolvePolicy } from "../policy.js";
+import type {
+  CcrMeta,
+  CcrRecord,
+  CcrStats,
+  CcrStore,
+  OriginalInput,
+  PutResult,
+  StorePolicyOptions,
+} from "../types.js";
 import { acquire, fileIdentity, type Lease, withBusyRetry } from "./connection.js";
-import {
-  type SqlConnection,
-  type SqliteDriverChoice,
-  type SqlStatement,
-  scalar,
-  transaction,
-} from "./driver.js";
-import { T_ENTRIES, T_META } from "./schema.js";
+import { type SqliteDriverChoice, scalar, transaction } from "./driver.js";
+import { putRow, type Row, type Statements, statements } from "./rows.js";
 import { selectDriver } from "./select.js";
 
 /** Options of openSqliteStore. */
 export interface SqliteStoreOptions extends StorePolicyOptions {
-  /** Absolute path of the database file; see resolveStoreLocation. */
+  /** Absolute path of the database file (the caller decides where; see prepareStoreLocation). */
   path: string;
   /** How long to wait for another process's lock before store_busy. Default 5000 ms. */
   busyTimeoutMs?: number;
@@ -50,97 +41,8 @@ export interface SqliteStoreOptions extends StorePolicyOptions {
   nativeBinding?: string;
 }
 
-interface Row {
-  sha256: string;
-  size: number;
-  kind: string | null;
-  producer: string | null;
-  tokens_in: number | null;
-  tokens_out: number | null;
-  created_at: number;
-  last_access_at: number;
-  hits: number;
-  original: Uint8Array;
-}
-
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 const DRIVER_CHOICES: readonly SqliteDriverChoice[] = ["auto", "node:sqlite", "better-sqlite3"];
-
-/** Prepared statements on one connection. */
-function statements(db: SqlConnection) {
-  const q = (sql: string): SqlStatement => db.prepare(sql);
-  return {
-    db,
-    find: q(`SELECT sha256, size, kind, producer, tokens_in, tokens_out, created_at, last_access_at, hits, original
-      FROM ${T_ENTRIES} WHERE handle = ?`),
-    findStored: q(`SELECT sha256, size, original FROM ${T_ENTRIES} WHERE handle = ?`),
-    has: q(`SELECT 1 AS found FROM ${T_ENTRIES} WHERE handle = ?`),
-    handles: q(`SELECT handle FROM ${T_ENTRIES} ORDER BY last_access_at`),
-    touch: q(`UPDATE ${T_ENTRIES} SET last_access_at = max(last_access_at, ?) WHERE handle = ?`),
-    hit: q(`UPDATE ${T_ENTRIES} SET last_access_at = max(last_access_at, ?), hits = hits + 1
-      WHERE handle = ?`),
-    repair: q(`UPDATE ${T_ENTRIES} SET sha256 = ?, size = ?, original = ?,
-      last_access_at = max(last_access_at, ?) WHERE handle = ?`),
-    total: q(`SELECT value FROM ${T_META} WHERE key = ?`),
-    idle: q(`SELECT handle, size FROM ${T_ENTRIES} WHERE last_access_at < ? ORDER BY last_access_at`),
-    drop: q(`DELETE FROM ${T_ENTRIES} WHERE handle = ?`),
-    insert: q(`INSERT INTO ${T_ENTRIES} (handle, sha256, size, kind, producer, tokens_in, tokens_out,
-      created_at, stored_at, last_access_at, hits, original) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`),
-  };
-}
-type Statements = ReturnType<typeof statements>;
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.byteLength), b) === 0;
-}
-
-/** Store bytes under the write lock (the caller holds BEGIN IMMEDIATE). Hashing happened before. */
-function putRow(
-  sql: Statements,
-  policy: Policy,
-  bytes: Uint8Array,
-  sha256: string,
-  m: NormalizedMeta,
-): PutResult {
-  const handle = handleFromSha256(sha256);
-  const t = now(policy);
-  const stored = sql.findStored.get(handle) as Pick<Row, "sha256" | "size" | "original"> | undefined;
-  if (stored !== undefined) {
-    // Same handle: either our bytes are already there, or a damaged record that these bytes repair.
-    // Every column get() checks takes part, or a record damaged in one of them stays broken.
-    const intact =
-      stored.sha256 === sha256 &&
-      stored.size === bytes.byteLength &&
-      stored.original instanceof Uint8Array &&
-      sameBytes(stored.original, bytes);
-    if (intact) sql.touch.run(t, handle);
-    else sql.repair.run(sha256, bytes.byteLength, bytes, t, handle);
-    return { handle, created: false };
-  }
-  const used = Number(scalar(sql.total, "bytes"));
-  const cutoff = t - policy.idleMs;
-  // Lazy: the idle scan runs only when room is actually needed (the usual put needs none), and
-  // planRoom's for..of releases the statement before the deletes below.
-  function* idle(): Generator<IdleEntry> {
-    yield* sql.idle.iterate(cutoff) as Iterable<IdleEntry>;
-  }
-  const drop = planRoom(used, bytes.byteLength, policy, idle());
-  for (const h of drop) sql.drop.run(h);
-  sql.insert.run(
-    handle,
-    sha256,
-    bytes.byteLength,
-    m.kind,
-    m.producer,
-    m.tokensIn,
-    m.tokensOut,
-    m.createdAt ?? t,
-    t,
-    t,
-    bytes,
-  );
-  return { handle, created: true };
-}
 
 /**
  * Open (creating if needed) the store at `opts.path`. Throws store_unsafe_path, store_open_failed,
@@ -190,6 +92,8 @@ export function openSqliteStore(opts: SqliteStoreOptions): CcrStore {
     for (const handle of handles) {
       const row = from.find.get(handle) as Row | undefined;
       if (row === undefined || sha256Hex(row.original) !== row.sha256) continue;
+      // Verified just above, so the row is already a prepared original.
+      const verified = { bytes: row.original, sha256: row.sha256, handle: handleFromSha256(row.sha256) };
       const meta: NormalizedMeta = {
         kind: row.kind,
         producer: row.producer,
@@ -199,7 +103,7 @@ export function openSqliteStore(opts: SqliteStoreOptions): CcrStore {
       };
       try {
         withBusyRetry(
-          () => transaction(to.db, "immediate", () => putRow(to, policy, row.original, row.sha256, meta)),
+          () => transaction(to.db, "immediate", () => putRow(to, policy, verified, meta)),
           `carry ${handle} into ${path}`,
           busyTimeoutMs,
         );
@@ -216,7 +120,7 @@ export function openSqliteStore(opts: SqliteStoreOptions): CcrStore {
    */
   const ensureCurrent = (): void => {
     if (fileIdentity(path) === conn.identity) return;
-    let next: Lease;
+    let next: Lease | undefined;
     try {
       next = lease();
       const nextSql = statements(next.db);
@@ -225,6 +129,9 @@ export function openSqliteStore(opts: SqliteStoreOptions): CcrStore {
       conn = next;
       sql = nextSql;
     } catch (err) {
+      // The new file's connection was borrowed for nothing: give it back, or it stays open for
+      // the life of the process (a leaked handle, and a -wal that is never cleaned up).
+      next?.release();
       const why = err instanceof Error ? err.message : String(err);
       throw new CcrStoreError(
         "store_vanished",
@@ -238,12 +145,9 @@ export function openSqliteStore(opts: SqliteStoreOptions): CcrStore {
     withBusyRetry(() => sql.find.get(handle) as Row | undefined, `get from ${path}`, busyTimeoutMs);
 
   return {
-    put(original: string | Uint8Array, meta?: CcrMeta): PutResult {
+    put(original: OriginalInput, meta?: CcrMeta): PutResult {
       ensureOpen();
-      checkOriginalArgument(original, policy);
-      const bytes = originalBytes(original);
-      const m = normalizeMeta(meta);
-      checkSize(bytes.byteLength, policy);
+      const { prepared, meta: m } = acceptPut(original, meta, policy);
       if (conn.readOnly) {
         throw new CcrStoreError(
           "store_read_only",
@@ -251,9 +155,8 @@ export function openSqliteStore(opts: SqliteStoreOptions): CcrStore {
         );
       }
       ensureCurrent();
-      const sha256 = sha256Hex(bytes);
       return withBusyRetry(
-        () => transaction(sql.db, "immediate", () => putRow(sql, policy, bytes, sha256, m)),
+        () => transaction(sql.db, "immediate", () => putRow(sql, policy, prepared, m)),
         `put into ${path}`,
         busyTimeoutMs,
       );

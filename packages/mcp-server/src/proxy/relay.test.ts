@@ -113,7 +113,8 @@ describe("MCP proxy relay", () => {
     await h.settle();
     expect(h.toServer).toEqual([]);
     const replies = h.toClient.map((l) => JSON.parse(l) as { id: unknown; error: { code: number } });
-    expect(replies.map((r) => r.error.code)).toEqual([-32700, -32600, -32600, -32001]);
+    expect(replies.map((r) => r.error.code)).toEqual([-32700, -32600, -32600, -32600]);
+    expect(replies[3]).toMatchObject({ error: { data: { code: "cave_payload_too_large", bytes: 2055 } } });
     expect(replies[3]!.id).toBe(9);
   });
 

@@ -9,24 +9,17 @@
 // answered to its caller as `cave_payload_too_large`. When the server goes away, requests still
 // open are answered `cave_upstream_gone`. Backpressure on either side pauses the other's reader.
 import type { Readable, Writable } from "node:stream";
-import type { CallToolResult, RequestId, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, RequestId } from "@modelcontextprotocol/sdk/types.js";
+import { errorResult } from "../contract.js";
 import { type Logger, silentLogger } from "../logger.js";
 import type { ToolRegistry } from "../registry.js";
+import { fault, invalidRequest, lineTooLarge, parseError } from "../transport/faults.js";
 import { type Frame, LineFramer } from "../transport/framing.js";
-import {
-  classify,
-  decodeLine,
-  errorResponse,
-  INTERNAL_ERROR,
-  INVALID_REQUEST,
-  PARSE_ERROR,
-  PAYLOAD_TOO_LARGE,
-  readableId,
-  sniffId,
-} from "../transport/message.js";
-import { DEFAULT_MAX_INBOUND_BYTES } from "../transport/stdio.js";
+import { classify, decodeLine, sniffId } from "../transport/message.js";
+import { DEFAULT_MAX_INBOUND_BYTES } from "../transport/options.js";
 import { LineWriter } from "../transport/writer.js";
-import { addRetrieveTool, rewriteCallResult, type TextTransform } from "./rewrite.js";
+import { OpenRequests, RETRIEVE } from "./pending.js";
+import type { TextTransform } from "./rewrite.js";
 
 export type ProxyCloseReason = "eof" | "client_gone" | "upstream_gone" | "requested";
 
@@ -51,24 +44,16 @@ export interface ProxyHandle {
   close(reason?: ProxyCloseReason): Promise<void>;
 }
 
-/** Every request the server has not answered yet; calls and lists say what their answer needs. */
-type Pending = { kind: "call"; tool: string } | { kind: "list" } | { kind: "other" };
-
 type Obj = Record<string, unknown>;
-
-const RETRIEVE = "caveman_retrieve";
-
-function idKey(id: unknown): string | null {
-  const r = readableId(id);
-  return r === null ? null : JSON.stringify(r);
-}
 
 export function startProxy(options: ProxyOptions): ProxyHandle {
   const logger = options.logger ?? silentLogger;
-  const pending = new Map<string, Pending>();
+  const open = new OpenRequests({
+    transform: options.transform,
+    retrieveTool: options.retrieve?.listTools().find((t) => t.name === RETRIEVE),
+    logger,
+  });
   const local = new Set<Promise<void>>();
-  let upstreamHasRetrieve = false;
-  let retrieveTool: Tool | undefined = options.retrieve?.listTools().find((t) => t.name === RETRIEVE);
 
   let resolveClosed!: (r: ProxyCloseReason) => void;
   const closed = new Promise<ProxyCloseReason>((r) => {
@@ -91,28 +76,6 @@ export function startProxy(options: ProxyOptions): ProxyHandle {
   // ---- client -> server
   const clientFramer = new LineFramer(options.maxInboundBytes ?? DEFAULT_MAX_INBOUND_BYTES);
 
-  /** Records what the answer to a request needs; true when the request is ours to answer. */
-  const note = (value: unknown, inBatch: boolean): boolean => {
-    const c = classify(value);
-    if (c.kind === "notification" && c.message.method === "notifications/cancelled") {
-      // A cancelled request gets no answer (MCP cancellation), not even ours at shutdown.
-      const target = idKey((c.message as { params?: Obj }).params?.requestId);
-      if (target !== null) pending.delete(target);
-    }
-    if (c.kind !== "request") return false;
-    const key = idKey(c.message.id);
-    const params = (c.message as { params?: Obj }).params;
-    if (key === null) return false;
-    if (c.message.method === "tools/call" && typeof params?.name === "string") {
-      // Ours to answer: it never reaches the server, so nothing waits for the server's answer.
-      if (params.name === RETRIEVE && retrieveTool && !upstreamHasRetrieve && !inBatch) return true;
-      pending.set(key, { kind: "call", tool: params.name });
-    } else {
-      pending.set(key, { kind: c.message.method === "tools/list" ? "list" : "other" });
-    }
-    return false;
-  };
-
   const answerRetrieve = (id: RequestId, params: Obj) => {
     const registry = options.retrieve;
     if (!registry) return;
@@ -123,12 +86,7 @@ export function startProxy(options: ProxyOptions): ProxyHandle {
           signal: new AbortController().signal,
         });
       } catch (err) {
-        result = {
-          content: [
-            { type: "text", text: `cave_tool_panicked: ${err instanceof Error ? err.message : String(err)}` },
-          ],
-          isError: true,
-        };
+        result = errorResult("cave_tool_panicked", err instanceof Error ? err.message : String(err));
       }
       await emit({ jsonrpc: "2.0", id, result });
     })();
@@ -138,36 +96,29 @@ export function startProxy(options: ProxyOptions): ProxyHandle {
 
   const fromClient = (frame: Frame) => {
     if (frame.kind === "oversized") {
-      void emit(
-        errorResponse(
-          sniffId(frame.head, frame.tail),
-          PAYLOAD_TOO_LARGE,
-          `cave_payload_too_large: a line of ${frame.length} bytes is over the inbound cap; it was discarded`,
-          { code: "cave_payload_too_large", bytes: frame.length },
-        ),
-      );
+      void emit(lineTooLarge(frame));
       return;
     }
     const decoded = decodeLine(frame.bytes);
     if (decoded.kind === "skip") return;
     if (decoded.kind === "bad") {
-      void emit(errorResponse(null, PARSE_ERROR, `Parse error: ${decoded.reason}`));
+      void emit(parseError(decoded.reason));
       return;
     }
     const value = decoded.value;
     if (Array.isArray(value)) {
       if (value.length === 0) {
-        void emit(errorResponse(null, INVALID_REQUEST, "Invalid Request: empty batch"));
+        void emit(invalidRequest(null, "empty batch"));
         return;
       }
-      for (const item of value) note(item, true);
+      for (const item of value) open.note(item, true);
     } else {
       const c = classify(value);
       if (c.kind === "invalid") {
-        void emit(errorResponse(c.id, INVALID_REQUEST, `Invalid Request: ${c.reason}`));
+        void emit(invalidRequest(c.id, c.reason));
         return;
       }
-      if (note(value, false)) {
+      if (open.note(value, false)) {
         const msg = c.message as { id: RequestId; params: Obj };
         answerRetrieve(msg.id, msg.params);
         return;
@@ -179,49 +130,18 @@ export function startProxy(options: ProxyOptions): ProxyHandle {
   // ---- server -> client
   const serverFramer = new LineFramer(options.maxUpstreamBytes ?? 64 * 1024 * 1024);
 
-  /** The message to send instead of this one, or null to forward its bytes. */
-  const rewrite = (value: unknown): Obj | null => {
-    if (value === null || typeof value !== "object" || Array.isArray(value)) return null;
-    const msg = value as Obj;
-    if (!("result" in msg || "error" in msg)) return null;
-    const key = idKey(msg.id);
-    const p = key === null ? undefined : pending.get(key);
-    if (!p || key === null) return null;
-    pending.delete(key);
-    try {
-      if (p.kind === "call") return rewriteCallResult(msg, p.tool, options.transform);
-      if (p.kind === "other" || !retrieveTool || upstreamHasRetrieve) return null;
-      const added = addRetrieveTool(msg, retrieveTool);
-      if (added.upstreamHasIt) {
-        upstreamHasRetrieve = true;
-        retrieveTool = undefined;
-      }
-      return added.message;
-    } catch (err) {
-      // A transform fault costs the compression, never the answer.
-      logger.warn(
-        `proxy: rewrite failed, forwarding the original (${err instanceof Error ? err.message : String(err)})`,
-      );
-      return null;
-    }
-  };
-
   const fromServer = (frame: Frame) => {
     if (frame.kind === "oversized") {
       const id = sniffId(frame.head, frame.tail);
-      const key = idKey(id);
-      if (key !== null) pending.delete(key);
+      open.forget(id);
       logger.warn(`proxy: the wrapped server sent a line of ${frame.length} bytes, over the cap; dropped`);
       if (id !== null)
         void emit(
-          errorResponse(
+          fault(
             id,
-            PAYLOAD_TOO_LARGE,
-            `cave_payload_too_large: the wrapped server's answer of ${frame.length} bytes is over the proxy's cap`,
-            {
-              code: "cave_payload_too_large",
-              bytes: frame.length,
-            },
+            "cave_payload_too_large",
+            `the wrapped server's answer of ${frame.length} bytes is over the proxy's cap`,
+            { bytes: frame.length },
           ),
         );
       return;
@@ -237,7 +157,7 @@ export function startProxy(options: ProxyOptions): ProxyHandle {
     if (Array.isArray(decoded.value)) {
       let changed = false;
       const items = decoded.value.map((item: unknown) => {
-        const next = rewrite(item);
+        const next = open.rewrite(item);
         if (next) changed = true;
         return next ?? item;
       });
@@ -245,7 +165,7 @@ export function startProxy(options: ProxyOptions): ProxyHandle {
       else void toClient.write(frame.bytes.toString("utf8"));
       return;
     }
-    const next = rewrite(decoded.value);
+    const next = open.rewrite(decoded.value);
     void toClient.write(next ? JSON.stringify(next) : frame.bytes.toString("utf8"));
   };
 
@@ -256,19 +176,9 @@ export function startProxy(options: ProxyOptions): ProxyHandle {
       options.stdin.pause();
       if (reason !== "client_gone") {
         await Promise.allSettled([...local]);
-        for (const key of pending.keys()) {
-          void emit(
-            errorResponse(
-              JSON.parse(key) as RequestId,
-              INTERNAL_ERROR,
-              "cave_upstream_gone: the wrapped server stopped before answering",
-              {
-                code: "cave_upstream_gone",
-              },
-            ),
-          );
+        for (const id of open.drain()) {
+          void emit(fault(id, "cave_upstream_gone", "the wrapped server stopped before answering"));
         }
-        pending.clear();
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([toClient.flush(), new Promise<void>((r) => (timer = setTimeout(r, 2000)))]);
         clearTimeout(timer);

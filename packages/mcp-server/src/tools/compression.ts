@@ -5,15 +5,14 @@
 // cites. Compress is a text tool (the output, then one note with kind, ratio, tokens and handle);
 // stats is a data tool (its figures are the payload). The engine runs through `deps.engine`, under
 // a deadline: past it the input comes back unchanged with reason `timeout` and nothing is stored.
-import type { AnyCcrStore } from "@caveman/ccr-store";
-import { computeHandle } from "@caveman/ccr-store";
+import { type AnyCcrStore, prepareOriginal } from "@caveman/ccr-store";
 import { z } from "zod";
 import type { TextOutcome } from "../contract.js";
 import { defineTool, type ToolSpec } from "../registry.js";
 import type { Session } from "../session.js";
 import { toWireError } from "../wire/errorMap.js";
+import type { Engine } from "../work/engine.js";
 import { outputOf } from "../work/jobs.js";
-import type { Engine } from "../work/pool.js";
 import { countTokensWithin, roughTokens } from "../work/tokens.js";
 
 /** What the stats tool says about where originals are kept. */
@@ -89,7 +88,10 @@ export async function compressInput(
   { input, hint, query }: CompressArgs,
   signal?: AbortSignal,
 ): Promise<CompressReport> {
-  const handle = computeHandle(input);
+  // Encoded and hashed once: the engine cites this handle, and the store keeps the same bytes.
+  // A lone surrogate throws invalid_original here, as before any engine work.
+  const original = prepareOriginal(input);
+  const { handle } = original;
   if (deps.session.isRetrievedOutput(handle)) {
     const count = await countTokensWithin(deps.engine, input, signal);
     return passThrough(input, deps.session, {
@@ -122,7 +124,7 @@ export async function compressInput(
     });
   }
   try {
-    await deps.ccr.put(input, {
+    await deps.ccr.put(original, {
       kind: result.kind,
       producer: hint,
       tokensIn: result.tokensIn,

@@ -7,8 +7,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { silentLogger } from "../logger.js";
 import { ToolRegistry } from "../registry.js";
 import { Session } from "../session.js";
+import { type Engine, inlineEngine } from "../work/engine.js";
 import type { EngineJob } from "../work/jobs.js";
-import { type Engine, EnginePool, inlineEngine } from "../work/pool.js";
+import { EnginePool } from "../work/pool.js";
 import { createCavemanTools } from "./index.js";
 
 const signal = new AbortController().signal;

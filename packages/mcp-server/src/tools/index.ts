@@ -6,7 +6,7 @@ import type { ChipStore } from "@caveman/chip-store";
 import type { Editor } from "@caveman/edit-ops";
 import type { ToolFamily, ToolSpec } from "../registry.js";
 import type { Session } from "../session.js";
-import { type Engine, inlineEngine } from "../work/pool.js";
+import { type Engine, inlineEngine } from "../work/engine.js";
 import { batchTool } from "./batch.js";
 import { compressTool, type StoreInfo, statsTool } from "./compression.js";
 import { editTools } from "./edit.js";

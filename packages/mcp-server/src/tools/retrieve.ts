@@ -1,7 +1,9 @@
 // caveman_retrieve. Contract: fail-closed — a handle that is not one, or is not in the store, is
 // `cave_unknown_handle`, never a made-up payload; what comes back is the stored original verified
 // against its handle (byte-exact when no query narrows it), or a narrowed view of whole units with
-// gap markers. With a team store behind the local one, a handle that lived there and ran out is
+// gap markers. The bytes are not hashed again here: every store's get checks them against the
+// stored SHA-256 and the handle, and a record that fails is `cave_store_corrupt`, never returned.
+// With a team store behind the local one, a handle that lived there and ran out is
 // `cave_handle_expired`, and one that only the team store could answer while it is away is
 // `cave_store_unavailable` (both from the store's own errors). The session ledger answers repeats
 // with a pointer and, after the distinct-query limit, returns the full original once and says so.
@@ -16,8 +18,8 @@ import type { TextOutcome } from "../contract.js";
 import { McpServerError } from "../errors.js";
 import { defineTool, type ToolSpec } from "../registry.js";
 import { DISTINCT_RETRIEVE_LIMIT, type Session } from "../session.js";
+import type { Engine } from "../work/engine.js";
 import { outputOf } from "../work/jobs.js";
-import type { Engine } from "../work/pool.js";
 import { countTokensWithin } from "../work/tokens.js";
 
 export interface RetrieveDeps {
@@ -42,12 +44,6 @@ async function load(
     throw new McpServerError(
       "cave_unknown_handle",
       `${handle} is not in the store (never stored, evicted, or another store)`,
-    );
-  }
-  if (computeHandle(record.original) !== handle) {
-    throw new McpServerError(
-      "cave_handle_mismatch",
-      `the bytes stored under ${handle} do not hash to it; refusing to return them`,
     );
   }
   const text = originalText(record);

@@ -7,8 +7,8 @@
 import { z } from "zod";
 import { McpServerError } from "../errors.js";
 import { defineTool, type ToolSpec } from "../registry.js";
+import type { Engine, EngineOutcome } from "../work/engine.js";
 import type { ToonAnswer } from "../work/jobs.js";
-import type { Engine, EngineOutcome } from "../work/pool.js";
 import { roughTokens } from "../work/tokens.js";
 
 interface Sizes {

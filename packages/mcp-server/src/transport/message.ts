@@ -10,14 +10,6 @@ import {
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
 
-export const PARSE_ERROR = -32700;
-export const INVALID_REQUEST = -32600;
-export const INTERNAL_ERROR = -32603;
-/** Server-defined JSON-RPC code for a line over the inbound cap; `data.code` is `cave_payload_too_large`. */
-export const PAYLOAD_TOO_LARGE = -32001;
-/** Server-defined JSON-RPC code for a request shed unrun while the client read no answers (`cave_overloaded`). */
-export const OVERLOADED = -32002;
-
 export type Decoded =
   | { kind: "skip" }
   | { kind: "json"; value: unknown; text: string }
@@ -115,11 +107,4 @@ export function sniffId(head: string, tail: string): RequestId | null {
   } catch {
     return null;
   }
-}
-
-/** A JSON-RPC error response; `id` null when the request's id could not be read. */
-export function errorResponse(id: RequestId | null, code: number, message: string, data?: unknown): object {
-  const error: Record<string, unknown> = { code, message };
-  if (data !== undefined) error.data = data;
-  return { jsonrpc: "2.0", id, error };
 }

@@ -7,77 +7,22 @@
 // the SDK. The transport never throws into the stream machinery and never writes anything to
 // stdout that is not one JSON-RPC message per line.
 // Bounded memory: a partial line costs at most about twice its size (framing.ts); answers queued
-// for a client that does not read are bounded (writer.ts); while output is blocked, complete
-// lines are held undispatched, and past HELD_LIMIT bytes of them stdin is paused (backpressure
-// for a client that reads, only slower). A paused stdin would hide EOF, so if output then makes
-// no progress for `stallMs` (default 3 s) reading resumes in shedding mode: requests are read but
-// not run, and answered `cave_overloaded` once output flows again (the first MAX_SHED ids; the
-// rest are counted on stderr). EOF is therefore always seen: with nothing held the server is
-// told input closed at once; otherwise held lines wait for output to move, and once output is
-// proven stalled (shedding, or `stallMs` after EOF) they are dropped (counted on stderr) and the
-// server is told input closed, so it drains (bounded by `flushTimeoutMs`) and exits.
+// for a client that does not read are bounded (writer.ts); while output is blocked, lines are
+// held, then shed, and EOF is always seen (flow.ts). Faults are reported through one helper
+// (`#report`) and answered through transport/faults.ts, each wire code written once.
 // A response from the client to no request of ours (a stray) is dropped and reported in one
 // short line, never handed to the SDK (which would log the whole message).
-import type { Readable, Writable } from "node:stream";
+import type { Readable } from "node:stream";
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { asError } from "../errors.js";
+import { fault, invalidRequest, lineTooLarge, parseError } from "./faults.js";
+import { InputFlow } from "./flow.js";
 import { type Frame, LineFramer } from "./framing.js";
 import { type Batch, RequestLedger } from "./ledger.js";
-import {
-  classify,
-  decodeLine,
-  errorResponse,
-  INTERNAL_ERROR,
-  INVALID_REQUEST,
-  OVERLOADED,
-  PARSE_ERROR,
-  PAYLOAD_TOO_LARGE,
-  readableId,
-  sniffId,
-} from "./message.js";
+import { classify, decodeLine } from "./message.js";
+import { DEFAULT_MAX_INBOUND_BYTES, type StdioTransportOptions, type TransportHooks } from "./options.js";
 import { LineWriter } from "./writer.js";
-
-export const DEFAULT_MAX_INBOUND_BYTES = 16 * 1024 * 1024;
-
-/** Hooks the server core uses to see raw traffic; all optional and all synchronous. */
-export interface TransportHooks {
-  /** A request is about to be dispatched under the private id `id`. */
-  onRequest?: (id: number, message: { method: string; params?: unknown }) => void;
-  /** A response to private id `id` is about to be written; may return a replacement. */
-  onResponse?: (id: number, message: JSONRPCMessage) => JSONRPCMessage;
-  /** The client cancelled request `id`; no response will be written for it. */
-  onCancelled?: (id: number) => void;
-  /** A line that is not JSON; may return a note appended to the -32700 message. */
-  onUnparseable?: (text: string) => string | undefined;
-  /** Input ended (EOF or a stream error): the server should stop and leave. */
-  onInputClosed?: (reason: "eof" | "error") => void;
-  /** The client stopped reading (EPIPE or close on stdout). */
-  onOutputClosed?: (err?: Error) => void;
-}
-
-export interface StdioTransportOptions extends TransportHooks {
-  stdin: Readable;
-  stdout: Writable;
-  /** Longest accepted line in bytes (default 16 MiB). */
-  maxInboundBytes?: number;
-  /** How long `close()` waits for queued answers to reach a client that is not reading (default 2000 ms). */
-  flushTimeoutMs?: number;
-  /** How long blocked output may make no progress before requests are shed, or after EOF dropped (default 3000 ms). */
-  stallMs?: number;
-  /** Answers queued beyond this many bytes count as blocked output (default 4 MiB). */
-  maxQueuedBytes?: number;
-}
-
-/** Bytes of complete lines held while output is blocked; past this, stdin is paused. */
-const HELD_LIMIT = 1024 * 1024;
-/** Shed requests whose ids are kept to answer `cave_overloaded` later. */
-const MAX_SHED = 1000;
-/** What one held line costs besides its bytes (its Buffer and frame objects), for the limit. */
-const HELD_OVERHEAD = 400;
-
-function heldCost(frame: Frame): number {
-  return (frame.kind === "line" ? frame.bytes.length : 0) + HELD_OVERHEAD;
-}
 
 export class HardenedStdioTransport implements Transport {
   onclose?: () => void;
@@ -90,23 +35,10 @@ export class HardenedStdioTransport implements Transport {
   readonly #writer: LineWriter;
   readonly #ledger = new RequestLedger();
   readonly #flushTimeoutMs: number;
-  readonly #stallMs: number;
+  readonly #flow: InputFlow;
   #started = false;
   #intakeOpen = false;
   #closed = false;
-  /** Output is blocked: complete lines wait in #held instead of being dispatched. */
-  #blocked = false;
-  #held: Frame[] = [];
-  #heldBytes = 0;
-  /** Requests read but not run, each to answer cave_overloaded (a batch's ids answer as one array). */
-  #shed: Array<RequestId | RequestId[]> = [];
-  #shedIds = 0;
-  #shedUncounted = 0;
-  /** Output made no progress for stallMs while stdin was paused: read on, run nothing. */
-  #shedding = false;
-  #paused = false;
-  #eof = false;
-  #stallTimer: NodeJS.Timeout | undefined;
   /** Ids of requests this server sent to the client, whose responses are expected. */
   readonly #outbound = new Set<string | number>();
 
@@ -115,7 +47,18 @@ export class HardenedStdioTransport implements Transport {
     this.#hooks = options;
     this.#framer = new LineFramer(options.maxInboundBytes ?? DEFAULT_MAX_INBOUND_BYTES);
     this.#flushTimeoutMs = options.flushTimeoutMs ?? 2000;
-    this.#stallMs = options.stallMs ?? 3000;
+    this.#flow = new InputFlow(
+      {
+        stdin: this.#stdin,
+        intakeOpen: () => this.#intakeOpen,
+        run: (frame) => this.#handleFrame(frame),
+        pass: (message) => this.#dispatch(message, undefined),
+        emit: (payload) => void this.#emit(payload),
+        finishInput: () => this.#finishInput(),
+        report: this.#report,
+      },
+      options.stallMs ?? 3000,
+    );
     this.#writer = new LineWriter(
       options.stdout,
       (err) => {
@@ -123,7 +66,7 @@ export class HardenedStdioTransport implements Transport {
       },
       // Flow control: while the client is not reading answers, stop dispatching its requests, so
       // a flood from a client that never reads cannot grow our memory without bound.
-      (blocked) => this.#onBlocked(blocked),
+      (blocked) => this.#flow.setBlocked(blocked),
       options.maxQueuedBytes,
     );
   }
@@ -149,13 +92,7 @@ export class HardenedStdioTransport implements Transport {
     this.#stdin.off("data", this.#onData);
     this.#stdin.off("end", this.#onEnd);
     this.#stdin.pause();
-    clearTimeout(this.#stallTimer);
-    this.#held = [];
-    this.#heldBytes = 0;
-    this.#shed = [];
-    this.#shedIds = 0;
-    this.#shedUncounted = 0;
-    this.#shedding = false;
+    this.#flow.reset();
   }
 
   /** Resolves once every received request has been answered, or after `timeoutMs`. */
@@ -180,7 +117,7 @@ export class HardenedStdioTransport implements Transport {
     try {
       out = this.#hooks.onResponse?.(privateId, message) ?? message;
     } catch (err) {
-      this.onerror?.(err instanceof Error ? err : new Error(String(err)));
+      this.#report(err);
     }
     const restored = { ...(out as object), id: entry.original };
     await (entry.batch ? this.#answerInBatch(entry.batch, restored) : this.#emit(restored));
@@ -191,13 +128,10 @@ export class HardenedStdioTransport implements Transport {
     if (this.#closed) return;
     this.stopIntake();
     for (const entry of this.#ledger.drain()) {
-      const reply = errorResponse(
+      const reply = fault(
         entry.original,
-        INTERNAL_ERROR,
-        "cave_shutting_down: the server stopped before this request finished",
-        {
-          code: "cave_shutting_down",
-        },
+        "cave_shutting_down",
+        "the server stopped before this request finished",
       );
       if (entry.batch) void this.#answerInBatch(entry.batch, reply);
       else void this.#emit(reply);
@@ -217,149 +151,17 @@ export class HardenedStdioTransport implements Transport {
 
   readonly #onData = (chunk: Buffer | string): void => {
     const buf = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
-    this.#take(this.#framer.push(buf));
+    this.#flow.take(this.#framer.push(buf));
   };
 
   readonly #onEnd = (): void => {
-    this.#eof = true;
-    this.#take(this.#framer.end());
-    if (this.#held.length === 0 && this.#shed.length === 0) this.#finishInput();
-    else if (this.#shedding)
-      this.#giveUp(); // output already proven stalled
-    else this.#watchStall();
+    this.#flow.end(this.#framer.end());
   };
 
-  /** Dispatch frames; hold them while output is blocked (pausing stdin past HELD_LIMIT); shed them once output is stalled. */
-  #take(frames: Frame[]): void {
-    for (const frame of frames) {
-      if (!this.#blocked && this.#held.length === 0) {
-        this.#handleFrame(frame);
-      } else if (this.#shedding) {
-        this.#shedFrame(frame);
-      } else {
-        this.#held.push(frame);
-        this.#heldBytes += heldCost(frame);
-      }
-    }
-    if (this.#heldBytes > HELD_LIMIT && !this.#shedding && !this.#paused && this.#intakeOpen) {
-      this.#paused = true;
-      this.#stdin.pause();
-      this.#watchStall();
-    }
-  }
-
-  /**
-   * Read but not run: remember each request's id to answer cave_overloaded (a batch's as one
-   * array, as a batch must be answered). A response to a request of ours and a cancellation are
-   * handed on: they cost no output, and the server may be waiting on the response (its own
-   * roots/list). Anything else is dropped unanswered, so shedding never queues output.
-   */
-  #shedFrame(frame: Frame): void {
-    if (frame.kind === "oversized") {
-      this.#shedIdsOf([sniffId(frame.head, frame.tail)], false);
-      return;
-    }
-    const decoded = decodeLine(frame.bytes);
-    if (decoded.kind !== "json") return; // would be answered with id null: nobody waits on it
-    const items = Array.isArray(decoded.value) ? decoded.value : [decoded.value];
-    const ids: Array<RequestId | null> = [];
-    for (const item of items) {
-      if (isRequestLike(item)) ids.push(readableId((item as { id: unknown }).id));
-      else if (isQuiet(item)) this.#dispatch(item, undefined);
-    }
-    this.#shedIdsOf(ids, Array.isArray(decoded.value));
-  }
-
-  #shedIdsOf(ids: Array<RequestId | null>, batch: boolean): void {
-    const known = ids.filter((id): id is RequestId => id !== null);
-    if (known.length === 0) return;
-    if (this.#shedIds + known.length > MAX_SHED) {
-      this.#shedUncounted += known.length;
-      return;
-    }
-    this.#shedIds += known.length;
-    this.#shed.push(batch ? known : known[0]!);
-  }
-
-  #onBlocked(blocked: boolean): void {
-    if (!this.#intakeOpen) return;
-    this.#blocked = blocked;
-    if (blocked) {
-      if (this.#eof || this.#paused) this.#watchStall();
-      return;
-    }
-    clearTimeout(this.#stallTimer);
-    this.#stallTimer = undefined;
-    this.#shedding = false;
-    // Dispatch held lines in order until output blocks again, then answer what was shed.
-    while (this.#held.length > 0 && !this.#blocked && this.#intakeOpen) {
-      const frame = this.#held.shift()!;
-      this.#heldBytes -= heldCost(frame);
-      this.#handleFrame(frame);
-    }
-    while (this.#held.length === 0 && this.#shed.length > 0 && !this.#blocked && this.#intakeOpen) {
-      const entry = this.#shed.shift()!;
-      const ids = Array.isArray(entry) ? entry : [entry];
-      this.#shedIds -= ids.length;
-      const replies = ids.map((id) =>
-        errorResponse(
-          id,
-          OVERLOADED,
-          "cave_overloaded: this request was not run: it arrived while the client had read no answers for a while and over 1 MiB of requests were waiting; send it again",
-          { code: "cave_overloaded" },
-        ),
-      );
-      void this.#emit(Array.isArray(entry) ? replies : replies[0]!);
-    }
-    if (this.#shed.length === 0 && this.#shedUncounted > 0) {
-      this.onerror?.(new Error(`${this.#shedUncounted} more shed request(s) could not be answered`));
-      this.#shedUncounted = 0;
-    }
-    if (!this.#intakeOpen) return;
-    if (this.#eof && this.#held.length === 0 && this.#shed.length === 0) {
-      this.#finishInput();
-      return;
-    }
-    if (this.#paused && this.#heldBytes <= HELD_LIMIT / 2) {
-      this.#paused = false;
-      this.#stdin.resume();
-    }
-  }
-
-  /**
-   * Output is blocked with input waiting (stdin paused, or EOF seen): if it makes no progress for
-   * `stallMs`, stop waiting — after EOF give up on what is held, else read on and shed.
-   */
-  #watchStall(): void {
-    clearTimeout(this.#stallTimer);
-    this.#stallTimer = setTimeout(() => {
-      if (!this.#intakeOpen) return;
-      if (this.#eof) {
-        this.#giveUp();
-        return;
-      }
-      this.onerror?.(
-        new Error(
-          `the client has read no answers for ${this.#stallMs} ms while over 1 MiB of requests wait; further requests are answered cave_overloaded without being run`,
-        ),
-      );
-      this.#shedding = true;
-      this.#paused = false;
-      this.#stdin.resume();
-    }, this.#stallMs);
-    this.#stallTimer.unref?.();
-  }
-
-  /** EOF and output stalled: drop what is held or shed (counted) and close the input. */
-  #giveUp(): void {
-    const dropped = this.#held.length + this.#shedIds + this.#shedUncounted;
-    this.onerror?.(
-      new Error(
-        `stdin ended while the client read no answers; ${dropped} received request(s) were neither run nor answered`,
-      ),
-    );
-    this.#finishInput();
-  }
+  /** The one way a fault reaches the server's log: it costs a line of stderr, never the reader. */
+  readonly #report = (err: unknown): void => {
+    this.onerror?.(asError(err));
+  };
 
   #finishInput(): void {
     if (!this.#intakeOpen) return;
@@ -368,7 +170,7 @@ export class HardenedStdioTransport implements Transport {
   }
 
   readonly #onInputError = (err: Error): void => {
-    this.onerror?.(err);
+    this.#report(err);
     this.stopIntake();
     this.#hooks.onInputClosed?.("error");
   };
@@ -378,29 +180,14 @@ export class HardenedStdioTransport implements Transport {
       this.#handleFrameUnsafe(frame);
     } catch (err) {
       // A fault here must cost one line, never the reader.
-      this.onerror?.(err instanceof Error ? err : new Error(String(err)));
-      void this.#emit(
-        errorResponse(null, INTERNAL_ERROR, "cave_internal_error: the line could not be dispatched", {
-          code: "cave_internal_error",
-        }),
-      );
+      this.#report(err);
+      void this.#emit(fault(null, "cave_internal_error", "the line could not be dispatched"));
     }
   }
 
   #handleFrameUnsafe(frame: Frame): void {
     if (frame.kind === "oversized") {
-      const id = sniffId(frame.head, frame.tail);
-      void this.#emit(
-        errorResponse(
-          id,
-          PAYLOAD_TOO_LARGE,
-          `cave_payload_too_large: a line of ${frame.length} bytes is over the inbound cap; it was discarded`,
-          {
-            code: "cave_payload_too_large",
-            bytes: frame.length,
-          },
-        ),
-      );
+      void this.#emit(lineTooLarge(frame));
       return;
     }
     const decoded = decodeLine(frame.bytes);
@@ -410,11 +197,9 @@ export class HardenedStdioTransport implements Transport {
       try {
         note = decoded.text ? this.#hooks.onUnparseable?.(decoded.text) : undefined;
       } catch (err) {
-        this.onerror?.(err instanceof Error ? err : new Error(String(err)));
+        this.#report(err);
       }
-      void this.#emit(
-        errorResponse(null, PARSE_ERROR, `Parse error: ${decoded.reason}${note ? ` ${note}` : ""}`),
-      );
+      void this.#emit(parseError(`${decoded.reason}${note ? ` ${note}` : ""}`));
       return;
     }
     if (!Array.isArray(decoded.value)) {
@@ -422,7 +207,7 @@ export class HardenedStdioTransport implements Transport {
       return;
     }
     if (decoded.value.length === 0) {
-      void this.#emit(errorResponse(null, INVALID_REQUEST, "Invalid Request: empty batch"));
+      void this.#emit(invalidRequest(null, "empty batch"));
       return;
     }
     const batch: Batch = { responses: [], pending: 0, sealed: false };
@@ -434,7 +219,7 @@ export class HardenedStdioTransport implements Transport {
   #dispatch(value: unknown, batch: Batch | undefined): void {
     const c = classify(value);
     if (c.kind === "invalid") {
-      const reply = errorResponse(c.id, INVALID_REQUEST, `Invalid Request: ${c.reason}`);
+      const reply = invalidRequest(c.id, c.reason);
       if (batch) batch.responses.push(reply);
       else void this.#emit(reply);
       return;
@@ -446,16 +231,9 @@ export class HardenedStdioTransport implements Transport {
         this.#hooks.onRequest?.(privateId, c.message);
         this.#deliver(renamed);
       } catch (err) {
-        this.onerror?.(err instanceof Error ? err : new Error(String(err)));
+        this.#report(err);
         void this.send(
-          errorResponse(
-            privateId,
-            INTERNAL_ERROR,
-            "cave_internal_error: the request could not be dispatched",
-            {
-              code: "cave_internal_error",
-            },
-          ) as JSONRPCMessage,
+          fault(privateId, "cave_internal_error", "the request could not be dispatched") as JSONRPCMessage,
         );
       }
       return;
@@ -470,7 +248,7 @@ export class HardenedStdioTransport implements Transport {
       try {
         this.#hooks.onCancelled?.(target);
       } catch (err) {
-        this.onerror?.(err instanceof Error ? err : new Error(String(err)));
+        this.#report(err);
       }
       this.#deliver({ ...c.message, params: { ...params, requestId: target } } as JSONRPCMessage);
       return;
@@ -480,14 +258,14 @@ export class HardenedStdioTransport implements Transport {
       if ((typeof id !== "string" && typeof id !== "number") || !this.#outbound.delete(id)) {
         // The SDK would log the whole message; a flood of them must cost one short line each.
         const shown = JSON.stringify(id ?? null).slice(0, 40);
-        this.onerror?.(new Error(`ignored a response (id ${shown}) to no request of this server`));
+        this.#report(new Error(`ignored a response (id ${shown}) to no request of this server`));
         return;
       }
     }
     try {
       this.#deliver(c.message);
     } catch (err) {
-      this.onerror?.(err instanceof Error ? err : new Error(String(err)));
+      this.#report(err);
     }
   }
 
@@ -505,19 +283,4 @@ export class HardenedStdioTransport implements Transport {
   #emit(payload: object): Promise<void> {
     return this.#writer.write(JSON.stringify(payload));
   }
-}
-
-/** An object with a method and an id: a request (valid or not), whose sender waits for an answer. */
-function isRequestLike(value: unknown): boolean {
-  return (
-    value !== null && typeof value === "object" && !Array.isArray(value) && "method" in value && "id" in value
-  );
-}
-
-/** A response, or a cancellation: handing it on never makes the server write anything. */
-function isQuiet(value: unknown): boolean {
-  const c = classify(value);
-  return (
-    c.kind === "response" || (c.kind === "notification" && c.message.method === "notifications/cancelled")
-  );
 }

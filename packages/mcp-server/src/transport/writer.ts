@@ -7,6 +7,7 @@
 // stream waits for 'drain', or more than `maxQueuedBytes` of lines are queued and not yet taken
 // by the stream — so it can stop taking requests whose answers nobody is reading.
 import type { Writable } from "node:stream";
+import { asError } from "../errors.js";
 
 export class LineWriter {
   readonly #stream: Writable;
@@ -90,7 +91,7 @@ export class LineWriter {
           resolve();
         });
       } catch (err) {
-        this.#markGone(err instanceof Error ? err : new Error(String(err)));
+        this.#markGone(asError(err));
         resolve();
         openGate();
         return;

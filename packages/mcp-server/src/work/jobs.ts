@@ -23,9 +23,9 @@ export type EngineJob =
   | { op: "toon_decode"; input: string };
 
 /** A compress result whose output is left out when it is the input itself. */
-export type CompressAnswer = Omit<CompressResult, "output"> & { output?: string; same?: true };
+type CompressAnswer = Omit<CompressResult, "output"> & { output?: string; same?: true };
 /** A narrowed view plus its token count; the output is left out when it is the whole original. */
-export type NarrowAnswer = Omit<NarrowResult, "output"> & { output?: string; same?: true; tokens: number };
+type NarrowAnswer = Omit<NarrowResult, "output"> & { output?: string; same?: true; tokens: number };
 /** A TOON result; on failure it carries the input's token count for the pass-through note. */
 export type ToonAnswer = ToonResult & { inputTokens?: number };
 

@@ -4,8 +4,9 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { compress } from "@caveman/engine";
 import { afterEach, describe, expect, it } from "vitest";
+import { engineBudgetMs } from "./engine.js";
 import { outputOf } from "./jobs.js";
-import { EnginePool, engineBudgetMs } from "./pool.js";
+import { EnginePool } from "./pool.js";
 
 // The built worker script (tests run after the package's build, see turbo.json).
 const workerUrl = new URL("../../dist/engine-worker.js", import.meta.url);

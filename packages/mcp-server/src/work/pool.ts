@@ -10,58 +10,21 @@
 // Time rules (ms): a call's budget is `engineBudgetMs(timeoutMs, input length)`. It bounds the
 // run in a worker, and separately the wait for a busy worker; the start-up of a fresh worker
 // (loading the engine, about 0.1–1 s) is not charged to the calls waiting for it.
-import { availableParallelism, totalmem } from "node:os";
-import { Worker } from "node:worker_threads";
+import { availableParallelism } from "node:os";
 import type { Logger } from "../logger.js";
+import {
+  DEFAULT_ENGINE_TIMEOUT_MS,
+  DEFAULT_INLINE_MAX_CHARS,
+  type Engine,
+  type EngineOutcome,
+  type EngineStats,
+  engineBudgetMs,
+  failure,
+  runInline,
+} from "./engine.js";
 import type { JobMessage, WorkerMessage } from "./engine-worker.js";
-import { type Answer, type EngineJob, runJob } from "./jobs.js";
-
-/** Budget for an input of up to one MiB of characters (`--engine-timeout-ms`). */
-export const DEFAULT_ENGINE_TIMEOUT_MS = 4000;
-/** A larger input gets the base budget per MiB, up to this many times the base. */
-export const MAX_BUDGET_FACTOR = 8;
-/** Inputs up to this many characters run inline; measured worst case about 2 ms on today's engine. */
-export const DEFAULT_INLINE_MAX_CHARS = 2048;
-/** A worker that has not loaded the engine by then is taken as broken. */
-const BOOT_TIMEOUT_MS = 30_000;
-const MIB = 1024 * 1024;
-
-/**
- * The time budget of one engine call on `chars` characters: `baseMs` up to one MiB, then `baseMs`
- * per MiB, capped at `MAX_BUDGET_FACTOR` times `baseMs` (default: 4 s, 4 s/MiB, at most 32 s).
- */
-export function engineBudgetMs(baseMs: number, chars: number): number {
-  return Math.round(baseMs * Math.min(MAX_BUDGET_FACTOR, Math.max(1, chars / MIB)));
-}
-
-export type EngineFailure = "timeout" | "cancelled" | "failed";
-
-export type EngineOutcome<T> =
-  | { ok: true; value: T }
-  | { ok: false; why: EngineFailure; budgetMs: number; message: string };
-
-/** Counters for `caveman_stats`: cheap, and enough to see that a cancel stopped a worker. */
-export interface EngineStats {
-  mode: "workers" | "inline";
-  budget_ms: number;
-  pool_size: number;
-  workers_live: number;
-  workers_busy: number;
-  jobs_inline: number;
-  jobs_in_workers: number;
-  timeouts: number;
-  cancelled: number;
-  failed: number;
-  workers_started: number;
-  workers_stopped: number;
-}
-
-/** What the tools call: the engine, possibly elsewhere, under a deadline. */
-export interface Engine {
-  run<J extends EngineJob>(job: J, signal?: AbortSignal): Promise<EngineOutcome<Answer<J>>>;
-  stats(): EngineStats;
-  close(): Promise<void>;
-}
+import type { Answer, EngineJob } from "./jobs.js";
+import { defaultMaxHeapMb, openSlot, type Pending, type Slot } from "./slot.js";
 
 export interface EnginePoolOptions {
   /** Budget for inputs up to one MiB (default `DEFAULT_ENGINE_TIMEOUT_MS`). */
@@ -79,74 +42,8 @@ export interface EnginePoolOptions {
   logger?: Logger;
 }
 
-interface Pending {
-  id: number;
-  job: EngineJob;
-  budgetMs: number;
-  resolve: (outcome: EngineOutcome<unknown>) => void;
-  waitTimer?: NodeJS.Timeout;
-  runTimer?: NodeJS.Timeout;
-  slot?: Slot;
-  signal?: AbortSignal;
-  onAbort?: () => void;
-  done: boolean;
-}
-
-interface Slot {
-  worker: Worker;
-  ready: boolean;
-  current?: Pending;
-  lastError?: string;
-  bootTimer?: NodeJS.Timeout;
-}
-
-function failure(why: EngineFailure, budgetMs: number, message: string): EngineOutcome<never> {
-  return { ok: false, why, budgetMs, message };
-}
-
-function runInline<J extends EngineJob>(job: J, budgetMs: number): EngineOutcome<Answer<J>> {
-  try {
-    return { ok: true, value: runJob(job) };
-  } catch (err) {
-    return failure("failed", budgetMs, err instanceof Error ? err.message : String(err));
-  }
-}
-
 function defaultPoolSize(): number {
   return Math.max(1, Math.min(2, availableParallelism() - 1));
-}
-
-function defaultMaxHeapMb(): number {
-  return Math.max(512, Math.min(4096, Math.floor(totalmem() / MIB / 4)));
-}
-
-/** The engine on this thread, without a deadline: for one-shot CLI commands and tests. */
-export function inlineEngine(): Engine {
-  let jobs = 0;
-  let failed = 0;
-  return {
-    run: <J extends EngineJob>(job: J) => {
-      jobs++;
-      const outcome = runInline(job, 0);
-      if (!outcome.ok) failed++;
-      return Promise.resolve(outcome);
-    },
-    stats: () => ({
-      mode: "inline",
-      budget_ms: 0,
-      pool_size: 0,
-      workers_live: 0,
-      workers_busy: 0,
-      jobs_inline: jobs,
-      jobs_in_workers: 0,
-      timeouts: 0,
-      cancelled: 0,
-      failed,
-      workers_started: 0,
-      workers_stopped: 0,
-    }),
-    close: () => Promise.resolve(),
-  };
 }
 
 export class EnginePool implements Engine {
@@ -293,34 +190,19 @@ export class EnginePool implements Engine {
   }
 
   #spawn(): void {
-    let worker: Worker;
+    let slot: Slot;
     try {
-      worker = new Worker(this.#workerUrl, {
-        // Only the transport writes to stdout: whatever a worker prints there is logged instead.
-        stdout: true,
-        resourceLimits: { maxOldGenerationSizeMb: this.#maxHeapMb },
+      slot = openSlot(this.#workerUrl, this.#maxHeapMb, this.#logger, {
+        message: (msg) => this.#onMessage(slot, msg),
+        exit: (code) => this.#onExit(slot, code),
+        bootTimeout: () => void this.#retire(slot),
       });
     } catch (err) {
       this.#bootFailed(`cannot start an engine worker: ${err instanceof Error ? err.message : String(err)}`);
       return;
     }
     this.#counts.workers_started++;
-    const slot: Slot = { worker, ready: false };
     this.#slots.push(slot);
-    slot.bootTimer = setTimeout(() => {
-      slot.lastError = `the engine worker did not start within ${BOOT_TIMEOUT_MS} ms`;
-      void this.#retire(slot);
-    }, BOOT_TIMEOUT_MS);
-    slot.bootTimer.unref();
-    worker.stdout.on("data", (chunk: Buffer) =>
-      this.#logger?.warn(`engine worker wrote to stdout: ${chunk.toString("utf8").slice(0, 200)}`),
-    );
-    worker.on("message", (msg: WorkerMessage) => this.#onMessage(slot, msg));
-    worker.on("error", (err) => {
-      slot.lastError = err.message;
-    });
-    worker.on("exit", (code) => this.#onExit(slot, code));
-    // A starting worker keeps the process alive (a one-shot CLI call waits for it); an idle one does not.
   }
 
   #onMessage(slot: Slot, msg: WorkerMessage): void {

@@ -2,7 +2,7 @@
 // (inline for short text, in a worker otherwise) and, when it gives no count in time, falls back
 // to `roughTokens` and says it did; the count is a figure for notes and session stats, never a
 // reason to fail a call.
-import type { Engine } from "./pool.js";
+import type { Engine } from "./engine.js";
 
 /** About four characters per token: the fallback when no exact count came in time. */
 export function roughTokens(text: string): number {

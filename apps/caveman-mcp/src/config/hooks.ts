@@ -1,0 +1,96 @@
+// Hook, proxy and install settings: the hook settings file, the per-session switches and the host
+// directories. Contract: a missing file is the defaults; a bad file or value turns the hooks off
+// and is reported in `settingsError`, never thrown, so a hook setting cannot stop the server.
+import { readFileSync } from "node:fs";
+import { tmpdir as osTmpdir } from "node:os";
+import { resolve } from "node:path";
+import { DEFAULT_HOOK_SETTINGS, type HookSettings, isHookError, parseHookSettings } from "@caveman/hooks";
+import { type Environment, envValue } from "./env.js";
+import { expandHome, positiveInt } from "./values.js";
+
+export interface HooksConfig {
+  settings: HookSettings;
+  /** The hook settings file (`CAVEMAN_HOOK_CONFIG`, else `<caveman home>/hooks.json`) and whether it exists. */
+  file: string;
+  fileFound: boolean;
+  /**
+   * What is wrong with the hook settings (file or env), if anything. Then `settings.enabled` is
+   * false: hooks and the proxy pass everything, `doctor` fails, and nothing else is held up by it.
+   */
+  settingsError: string | undefined;
+  /** `~/.caveman` or `CAVEMAN_HOME`: backups of edited host settings live under it. */
+  cavemanHome: string;
+  /** Claude Code's user directory (`CLAUDE_CONFIG_DIR`, else `~/.claude`) and its user MCP file. */
+  claudeDir: string;
+  claudeJson: string;
+  /** Gemini CLI's user directory (`~/.gemini`). */
+  geminiDir: string;
+  /** Directories a host may persist large tool outputs in. */
+  persistRoots: string[];
+  home: string;
+  cwd: string;
+  /** The environment a wrapped MCP server inherits (the proxy passes ours on unchanged). */
+  env: Environment;
+}
+
+/**
+ * Hook settings: the settings file (JSON, keys in packages/hooks' README), then the environment —
+ * `CAVEMAN_HOOK=off` is the per-session off switch (start the host with it), `CAVEMAN_HOOK_FLOOR`
+ * overrides the token floor.
+ */
+export function hooksConfig(env: Environment, home: string, cwd: string): HooksConfig {
+  // Hook-side values are trimmed (they are words and numbers, or paths typed into a shell profile).
+  const set = (k: string) => envValue(env, k)?.trim();
+  const cavemanHome = resolve(cwd, expandHome(set("CAVEMAN_HOME") ?? "~/.caveman", home));
+  const file = resolve(cwd, expandHome(set("CAVEMAN_HOOK_CONFIG") ?? `${cavemanHome}/hooks.json`, home));
+  let settings: HookSettings = { ...DEFAULT_HOOK_SETTINGS };
+  let fileFound = false;
+  let settingsError: string | undefined;
+  try {
+    const text = readFileSync(file, "utf8");
+    fileFound = true;
+    settings = parseHookSettings(JSON.parse(text));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT")
+      settingsError = `hook settings ${file}: ${
+        isHookError(err)
+          ? err.message.replace(/^hook_settings_invalid: /, "")
+          : code
+            ? `cannot read (${code})`
+            : `not JSON (${(err as Error).message})`
+      }`;
+  }
+  const off = set("CAVEMAN_HOOK");
+  if (off !== undefined) {
+    if (/^(off|0|false|no)$/i.test(off)) settings.enabled = false;
+    else if (/^(on|1|true|yes)$/i.test(off)) settings.enabled = true;
+    else settingsError ??= `CAVEMAN_HOOK: "${off}" is not on or off`;
+  }
+  const floor = set("CAVEMAN_HOOK_FLOOR");
+  if (floor !== undefined) {
+    try {
+      settings.floorTokens = positiveInt(floor, 0, "CAVEMAN_HOOK_FLOOR", 10_000_000);
+    } catch (err) {
+      settingsError ??= (err as Error).message;
+    }
+  }
+  if (settingsError) settings.enabled = false;
+  const claudeConfigDir = set("CLAUDE_CONFIG_DIR");
+  const claudeDir = resolve(cwd, expandHome(claudeConfigDir ?? "~/.claude", home));
+  return {
+    settings,
+    file,
+    fileFound,
+    settingsError,
+    cavemanHome,
+    claudeDir,
+    // Claude Code keeps user-scope MCP servers in ~/.claude.json, or inside CLAUDE_CONFIG_DIR when set.
+    claudeJson: claudeConfigDir ? resolve(claudeDir, ".claude.json") : resolve(home, ".claude.json"),
+    geminiDir: resolve(home, ".gemini"),
+    persistRoots: [claudeDir, osTmpdir()],
+    home,
+    cwd,
+    env,
+  };
+}

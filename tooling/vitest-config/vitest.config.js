@@ -1,0 +1,3 @@
+import { cavemanVitest } from "./index.js";
+
+export default cavemanVitest({ include: ["*.test.js"] });
