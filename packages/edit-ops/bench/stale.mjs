@@ -51,8 +51,8 @@ function baseFile(functions) {
   return lines;
 }
 
-export const SCENARIOS = ["insert above", "change target", "change elsewhere", "no change"];
-export const GUARDS = ["none", "expected_hash", "range_hash", "range_hash + expected_hash"];
+const SCENARIOS = ["insert above", "change target", "change elsewhere", "no change"];
+const GUARDS = ["none", "expected_hash", "range_hash", "range_hash + expected_hash"];
 
 /**
  * Run `trials` trials per scenario for each guard; the same trials (target, writer's change) are

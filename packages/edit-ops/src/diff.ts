@@ -6,7 +6,7 @@
 import { formatPatch, type StructuredPatch, type StructuredPatchHunk, structuredPatch } from "diff";
 import type { Doc } from "./text.js";
 
-export const CONTEXT = 3;
+const CONTEXT = 3;
 const MAX_EDIT_LENGTH = 4000;
 
 /** A changed span: old lines [oldStart, oldEnd) became new lines [newStart, newEnd). */

@@ -28,7 +28,7 @@ import type { DirRef } from "./confine.js";
 import { EditError, fsError } from "./errors.js";
 import { type Owner, ownerState, whoAmI } from "./liveness.js";
 
-export const LOCK_SUFFIX = "caveman-lock";
+const LOCK_SUFFIX = "caveman-lock";
 const FOREIGN_STALE_MS = 60_000;
 const EMPTY_STALE_MS = 5_000;
 const MAX_LOCK_BYTES = 1024;

@@ -18,7 +18,7 @@ import { plainDir } from "./confine.js";
 import { EditError } from "./errors.js";
 import { type ByteSplice, sha256 } from "./text.js";
 
-export interface JournalEntry {
+interface JournalEntry {
   v: 1;
   seq: number;
   path: string;
@@ -85,7 +85,7 @@ function seqs(dir: string): number[] {
 const name = (seq: number) => String(seq).padStart(10, "0");
 
 /** Longest common prefix and suffix (not overlapping) of two byte strings. */
-export function commonEnds(a: Uint8Array, b: Uint8Array): { prefix: number; suffix: number } {
+function commonEnds(a: Uint8Array, b: Uint8Array): { prefix: number; suffix: number } {
   const max = Math.min(a.length, b.length);
   const CHUNK = 4096;
   let prefix = 0;

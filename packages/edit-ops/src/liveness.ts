@@ -18,7 +18,7 @@ export function pidAlive(pid: number): boolean {
 }
 
 /** Start time of `pid` in clock ticks since boot (field 22 of /proc/<pid>/stat), or "" where unknown. */
-export function startTime(pid: number): string {
+function startTime(pid: number): string {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     // The command name (field 2) may hold spaces and parentheses: count from the last ')'.

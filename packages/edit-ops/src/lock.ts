@@ -3,7 +3,7 @@
 // One table serves the whole process (`processLocks`), so two editors over the same files — two
 // sessions of one server — cannot interleave either; each would otherwise lose the other's edit.
 
-export class PathLocks {
+class PathLocks {
   private readonly tails = new Map<string, Promise<unknown>>();
 
   async run<T>(key: string, fn: () => Promise<T>): Promise<T> {

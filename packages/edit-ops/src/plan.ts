@@ -48,7 +48,7 @@ export interface TextEdit extends EditBase {
 }
 
 /** Lines start..end (1-based inclusive) must exist. */
-export function checkRange(doc: Doc, start: number, end: number, path: string): void {
+function checkRange(doc: Doc, start: number, end: number, path: string): void {
   const n = doc.lines.length;
   const count = `${path} has ${n} line${n === 1 ? "" : "s"}`;
   if (start < 1 || end < 1) {
@@ -83,7 +83,7 @@ export function checkRange(doc: Doc, start: number, end: number, path: string): 
   }
 }
 
-export function checkInsert(doc: Doc, after: number, path: string): void {
+function checkInsert(doc: Doc, after: number, path: string): void {
   const n = doc.lines.length;
   if (after < 0) {
     throw new EditError("invalid_range", `cannot insert after line ${after}; use 0 for the top of the file`, {
@@ -101,7 +101,7 @@ export function checkInsert(doc: Doc, after: number, path: string): void {
 }
 
 /** The optional `old` check of a range: equal ignoring line-ending style and the final newline. */
-export function checkRangeText(doc: Doc, start: number, end: number, old: string, path: string): void {
+function checkRangeText(doc: Doc, start: number, end: number, old: string, path: string): void {
   const actual = doc.lines.slice(start - 1, end).join("\n");
   if (sameIgnoringFinalNewline(actual, old)) return;
   const shown =
@@ -117,7 +117,7 @@ export function checkRangeText(doc: Doc, start: number, end: number, old: string
  * `old` equals the lines' text (joined with "\n") with or without one final newline. Stripping a
  * newline from `old` instead would refuse "a\nb\n" for the lines "a", "b" and an empty line.
  */
-export function sameIgnoringFinalNewline(actual: string, old: string): boolean {
+function sameIgnoringFinalNewline(actual: string, old: string): boolean {
   const want = normalizeNewlines(old);
   return want === actual || want === `${actual}\n`;
 }
@@ -126,7 +126,7 @@ export function origin(path: string, start: number, end: number) {
   return { path, start_line: start, end_line: end };
 }
 
-export function addContent(plan: Plan, content: string, emptyFile: boolean): string[] {
+function addContent(plan: Plan, content: string, emptyFile: boolean): string[] {
   const c = splitContent(content);
   if (c.hadCrlf) plan.contentCrlf = true;
   if (emptyFile) plan.emptyFinalNewline = c.endsWithNewline;
@@ -175,7 +175,7 @@ export function textEdit(plan: Plan, e: TextEdit): void {
 }
 
 /** The `old` check of `ALL`: the same as a range check over every line, actual text shown. */
-export function checkAllText(doc: Doc, old: string, path: string): void {
+function checkAllText(doc: Doc, old: string, path: string): void {
   if (doc.lines.length > 0) checkRangeText(doc, 1, doc.lines.length, old, path);
   else if (!sameIgnoringFinalNewline("", old)) {
     throw new EditError(

@@ -61,7 +61,7 @@ export interface ReadCaps {
   maxBytes: number;
 }
 
-export function pickLines(doc: Doc, req: ReadRequest, path: string): { start: number; end: number } {
+function pickLines(doc: Doc, req: ReadRequest, path: string): { start: number; end: number } {
   const n = doc.lines.length;
   if (req.target) {
     const span = resolveTarget(doc.lines, req.target);

@@ -11,7 +11,6 @@ import {
   dominantEol,
   type Eol,
   hasFinalNewline,
-  joinLines,
   knownEols,
   lineEndingStyle,
 } from "./text.js";
@@ -34,7 +33,7 @@ export interface SpliceResult {
 }
 
 /** Sort regions by position (stable) and refuse overlaps, naming both edits. */
-export function orderRegions(regions: Region[]): Region[] {
+function orderRegions(regions: Region[]): Region[] {
   const sorted = regions
     .map((r, i) => ({ r, i }))
     .sort((a, b) => a.r.start - b.r.start || a.r.end - b.r.end || a.i - b.i)
@@ -141,9 +140,4 @@ function identity(n: number): Int32Array {
     for (let i = 0; i < identityCache.length; i++) identityCache[i] = i;
   }
   return identityCache;
-}
-
-/** The exact removed text of a region in the old document ("" for a pure insert). */
-export function removedText(doc: Doc, r: Region): string {
-  return joinLines(doc.lines, doc.eols, r.start, r.end);
 }

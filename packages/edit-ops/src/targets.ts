@@ -44,7 +44,7 @@ const MAX_DECL_LENGTH = 1000;
 const indentOf = (line: string) => line.length - line.trimStart().length;
 
 /** End line (0-based, inclusive) of the block a declaration at `start` opens, or -1. */
-export function blockEnd(lines: string[], start: number, braces: () => BraceIndex): number {
+function blockEnd(lines: string[], start: number, braces: () => BraceIndex): number {
   const head = lines[start]!;
   if (/:\s*(#.*)?$/.test(head) && !head.includes("{")) return indentEnd(lines, start);
   return braceBlockEnd(braces(), start);
@@ -100,7 +100,7 @@ interface Element {
 }
 
 /** Elements with their line spans, from a tolerant scan (comments skipped, void tags ignored). */
-export function scanElements(lines: string[]): Element[] {
+function scanElements(lines: string[]): Element[] {
   const VOID = /^(area|base|br|col|embed|hr|img|input|link|meta|source|track|wbr)$/i;
   const stack: Element[] = [];
   // Stack positions per name, so a close tag finds its element without walking the stack (a file
