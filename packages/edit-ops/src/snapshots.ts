@@ -16,7 +16,7 @@ interface Snapshot {
   doc: Doc;
 }
 
-const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
 
 export class Snapshots {
   readonly #byPath = new Map<string, Snapshot>();
