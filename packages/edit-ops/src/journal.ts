@@ -210,6 +210,8 @@ export async function prepareUndo(
   real: string,
   path: string,
   current: Buffer | null,
+  /** Remove entries whose edit never landed (false for a preview, which changes nothing). */
+  dropSkipped = true,
 ): Promise<PendingUndo> {
   const dir = fileDir(deps, real);
   const all = seqs(dir);
@@ -243,7 +245,7 @@ export async function prepareUndo(
       );
     }
     if (hash !== null && hash !== entry.after_hash && hash === entry.before_hash) {
-      await dropEntry(dir, seq);
+      if (dropSkipped) await dropEntry(dir, seq);
       continue;
     }
     if (current === null || hash !== entry.after_hash) {

@@ -25,7 +25,7 @@ export function undoOp(ctx: UndoContext, at: ResolvedPath, guard: Guard): Promis
   return withFile(ctx.deps, at, { mode: "bytes-or-none", lock: !preview }, async (file) => {
     checkExpected(file, guard.expectedHash);
     // Matches the entry's after_hash, so these are the (text) bytes our own edit wrote.
-    const pending = await prepareUndo(ctx.deps.journal, at.real, at.path, file.bytes);
+    const pending = await prepareUndo(ctx.deps.journal, at.real, at.path, file.bytes, !preview);
     const current = decode(pending.current, at.path);
     const after = pending.before ? decode(pending.before, at.path) : emptyDoc();
     const change = lineChange(current, after) ?? { oldStart: 0, oldEnd: 0, newStart: 0, newEnd: 0 };

@@ -152,12 +152,17 @@ describe("undo", () => {
 
 describe("undo after a crash between journaling and writing", () => {
   it("skips an entry whose edit never landed and undoes the one below it", async () => {
-    const { editor, file, bytes } = setup();
+    const { editor, file, bytes, journalDir } = setup();
     file("a.txt", "a\n");
     await editor.replace({ path: "a.txt:1", content: "b" });
     await editor.replace({ path: "a.txt:1", content: "c" });
     // The second entry is on disk, but the process died before the rename: the file is as before it.
     file("a.txt", "b\n");
+    const [dir] = readdirSync(journalDir);
+    const entries = () => readdirSync(join(journalDir, dir!)).length;
+    // A preview passes over it too, but leaves the journal as it is.
+    expect((await editor.undo({ path: "a.txt", preview: true })).preview).toBe(true);
+    expect(entries()).toBe(2);
     const r = await editor.undo({ path: "a.txt" });
     expect(r.written).toBe(true);
     expect(bytes("a.txt").toString()).toBe("a\n");
