@@ -28,6 +28,18 @@ describe.each(useContractBackends())("%s backend", (_name, open) => {
     await store.close();
   });
 
+  it("stores the bytes an original was prepared from, even when the caller reuses its buffer before the put", async () => {
+    const store = open();
+    const buffer = new TextEncoder().encode("the bytes that were hashed");
+    const prepared = prepareOriginal(buffer);
+    buffer.fill(0x21); // the caller reuses its buffer; the prepared original must not follow it
+    expect(await store.put(prepared)).toEqual({ handle: prepared.handle, created: true });
+    const record = (await store.get(prepared.handle))!;
+    expect(originalText(record)).toBe("the bytes that were hashed");
+    expect(record.sha256).toBe(prepared.sha256);
+    await store.close();
+  });
+
   it("returns empty, 1-byte, 10 MiB, binary and invalid-UTF-8 originals byte for byte", async () => {
     const store = open();
     const originals = [

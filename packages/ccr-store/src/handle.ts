@@ -56,10 +56,10 @@ const madeHere = new WeakSet<object>();
 /** Encode and hash an original once; throws invalid_original as originalBytes does. */
 export function prepareOriginal(original: string | Uint8Array): PreparedOriginal {
   const bytes = originalBytes(original);
-  const sha256 = sha256Hex(bytes);
-  const prepared: PreparedOriginal = Object.freeze({ bytes, sha256, handle: handleFromSha256(sha256) });
-  madeHere.add(prepared);
-  return prepared;
+  // A caller holds a prepared original across other work (the engine runs in between) and may
+  // reuse its buffer meanwhile: a copy keeps the stored bytes the ones that were hashed. A
+  // string's encoding is already a fresh buffer nobody else holds.
+  return prepared(typeof original === "string" ? bytes : new Uint8Array(bytes));
 }
 
 /** The prepared form of a put's argument: a value from prepareOriginal as is, anything else prepared now. */
@@ -67,7 +67,15 @@ export function asPrepared(original: OriginalInput): PreparedOriginal {
   if (typeof original === "object" && original !== null && madeHere.has(original)) {
     return original as PreparedOriginal;
   }
-  return prepareOriginal(original as string | Uint8Array);
+  // Used at once by the put that asked, as before prepared originals existed: no copy.
+  return prepared(originalBytes(original as string | Uint8Array));
+}
+
+function prepared(bytes: Uint8Array): PreparedOriginal {
+  const sha256 = sha256Hex(bytes);
+  const value: PreparedOriginal = Object.freeze({ bytes, sha256, handle: handleFromSha256(sha256) });
+  madeHere.add(value);
+  return value;
 }
 
 /** The handle for a full SHA-256 hex digest. */
