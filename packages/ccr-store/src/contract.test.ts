@@ -25,6 +25,8 @@ describe.each(useContractBackends())("%s backend", (_name, open) => {
     await expect(store.put(forged as never)).rejects.toThrow(
       expect.objectContaining({ code: "invalid_original" }),
     );
+    // The refusal says what is wrong with it, not only that it is not a string or bytes.
+    await expect(store.put(forged as never)).rejects.toThrow(/not made by prepareOriginal/);
     await store.close();
   });
 

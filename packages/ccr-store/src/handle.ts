@@ -83,8 +83,15 @@ export function prepareOriginal(original: string | Uint8Array): PreparedOriginal
 
 /** The prepared form of a put's argument: a value from prepareOriginal as is, anything else prepared now. */
 export function asPrepared(original: OriginalInput): PreparedOriginal {
-  if (typeof original === "object" && original !== null && madeHere.has(original)) {
-    return original as PreparedOriginal;
+  if (typeof original === "object" && original !== null && !(original instanceof Uint8Array)) {
+    if (madeHere.has(original)) return original as PreparedOriginal;
+    if ("sha256" in original || "handle" in original) {
+      // Its hash cannot be trusted without hashing again, which is what preparing saves.
+      throw new CcrStoreError(
+        "invalid_original",
+        "this prepared original was not made by prepareOriginal (in this process); pass the string or bytes, or prepareOriginal's own value",
+      );
+    }
   }
   // Used at once by the put that asked, as before prepared originals existed: no copy.
   return prepared(originalBytes(original as string | Uint8Array));
