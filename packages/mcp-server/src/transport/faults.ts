@@ -5,11 +5,11 @@
 // - cave_payload_too_large -> -32600 (InvalidRequest). A line over the cap is a request we refuse
 //   to read as sent. It used to be -32001, which the SDK defines as RequestTimeout: an SDK client
 //   saw "timed out" and might send the same huge line again. `data.code` and the text are as before.
+//   The proxy's refusal of the wrapped server's over-cap answer keeps the code but is -32603
+//   (InternalError): the client's request was fine, the answer could not be delivered.
 // - cave_overloaded -> -32002, a server-defined code (JSON-RPC reserves -32000..-32099 for them);
 //   the SDK has no constant for "not run, send again", and MCP uses -32002 only for resources,
 //   which this server does not serve.
-//   The proxy's refusal of the wrapped server's over-cap answer keeps the code but is -32603
-//   (InternalError): the client's request was fine, the answer could not be delivered.
 // - cave_internal_error, cave_shutting_down, cave_upstream_gone -> -32603 (InternalError).
 import { ErrorCode, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import type { TransportFaultCode } from "../errors.js";
