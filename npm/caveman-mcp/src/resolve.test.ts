@@ -91,12 +91,15 @@ describe("resolveLaunch: the override", () => {
     expect(r.ok && r.plan).toMatchObject({ command: "/opt/srv", args: [] });
   });
 
-  it("treats an empty override as unset", () => {
-    const r = resolveLaunch(
-      input(host("linux", "x64", "glibc"), { override: "", installed: { "linux-x64-gnu": ["115"] } }),
-    );
-    expect(r.ok && r.plan.via).toBe("platform");
-  });
+  it.each(["", " ", "\t\n"])(
+    "treats a blank override (%j) as unset, as the server treats every variable",
+    (blank) => {
+      const r = resolveLaunch(
+        input(host("linux", "x64", "glibc"), { override: blank, installed: { "linux-x64-gnu": ["115"] } }),
+      );
+      expect(r.ok && r.plan.via).toBe("platform");
+    },
+  );
 });
 
 describe("resolveLaunch: platform packages", () => {

@@ -42,7 +42,7 @@ export type OrdinarySqlite =
 /** Everything the resolver may look at, injected. */
 export interface ResolveInput {
   readonly host: HostFacts;
-  /** Value of CAVEMAN_MCP_BINARY; empty counts as unset. */
+  /** Value of CAVEMAN_MCP_BINARY; empty or only whitespace counts as unset. */
   readonly override: string | undefined;
   readonly exists: (path: string) => boolean;
   /** Entry names of a directory, [] when it is missing. */
@@ -94,7 +94,8 @@ export function resolveLaunch(input: ResolveInput): Resolution {
   const tried: string[] = [];
   const foreign = foreignPackages(input);
 
-  if (input.override !== undefined && input.override !== "") {
+  // Blank (empty or only whitespace) is unset, the rule the server applies to every variable.
+  if (input.override !== undefined && input.override.trim() !== "") {
     const path = input.override;
     if (!input.exists(path)) {
       const error = new LauncherError(

@@ -25,6 +25,20 @@ describe.each(useContractBackends())("%s backend", (_name, open) => {
     await expect(store.put(forged as never)).rejects.toThrow(
       expect.objectContaining({ code: "invalid_original" }),
     );
+    // The refusal says what is wrong with it, not only that it is not a string or bytes.
+    await expect(store.put(forged as never)).rejects.toThrow(/not made by prepareOriginal/);
+    await store.close();
+  });
+
+  it("stores the bytes an original was prepared from, even when the caller reuses its buffer before the put", async () => {
+    const store = open();
+    const buffer = new TextEncoder().encode("the bytes that were hashed");
+    const prepared = prepareOriginal(buffer);
+    buffer.fill(0x21); // the caller reuses its buffer; the prepared original must not follow it
+    expect(await store.put(prepared)).toEqual({ handle: prepared.handle, created: true });
+    const record = (await store.get(prepared.handle))!;
+    expect(originalText(record)).toBe("the bytes that were hashed");
+    expect(record.sha256).toBe(prepared.sha256);
     await store.close();
   });
 

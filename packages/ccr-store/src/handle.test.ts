@@ -57,6 +57,21 @@ describe("prepareOriginal", () => {
   });
 });
 
+describe("prepareOriginal of a string", () => {
+  it("holds no encoded copy while the caller works (the engine runs in between), and encodes the same bytes when a store reads them", () => {
+    const text = "a long tool output\n".repeat(2 * 1024 * 1024); // 38 MiB
+    const before = process.memoryUsage().arrayBuffers;
+    const p = prepareOriginal(text);
+    const held = process.memoryUsage().arrayBuffers - before;
+    // Eagerly encoded, the prepared value would pin a second copy of the input (38 MiB here).
+    expect(held).toBeLessThan(1024 * 1024);
+    expect(p.handle).toBe(computeHandle(text));
+    expect(p.bytes.byteLength).toBe(Buffer.byteLength(text, "utf8"));
+    expect(createHash("sha256").update(p.bytes).digest("hex")).toBe(p.sha256);
+    expect(p.bytes).toBe(p.bytes); // encoded once, then kept for the stores that share it
+  });
+});
+
 describe("computeHandle", () => {
   it("is ccr_ plus the first 32 hex digits of the SHA-256 of the bytes", () => {
     expect(computeHandle("")).toBe("ccr_e3b0c44298fc1c149afbf4c8996fb924");

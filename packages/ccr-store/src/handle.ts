@@ -25,12 +25,7 @@ const encoder = new TextEncoder();
  */
 export function originalBytes(original: string | Uint8Array): Uint8Array {
   if (typeof original === "string") {
-    if (hasLoneSurrogate(original)) {
-      throw new CcrStoreError(
-        "invalid_original",
-        "the string has a lone surrogate and cannot be stored byte-exactly; pass the raw bytes as a Uint8Array",
-      );
-    }
+    refuseLoneSurrogate(original);
     return encoder.encode(original);
   }
   if (original instanceof Uint8Array) return original;
@@ -38,6 +33,15 @@ export function originalBytes(original: string | Uint8Array): Uint8Array {
     "invalid_original",
     `an original must be a string or a Uint8Array, got ${describe(original)}`,
   );
+}
+
+function refuseLoneSurrogate(text: string): void {
+  if (hasLoneSurrogate(text)) {
+    throw new CcrStoreError(
+      "invalid_original",
+      "the string has a lone surrogate and cannot be stored byte-exactly; pass the raw bytes as a Uint8Array",
+    );
+  }
 }
 
 /** Full SHA-256 of the bytes, lowercase hex (64 digits). */
@@ -55,19 +59,53 @@ const madeHere = new WeakSet<object>();
 
 /** Encode and hash an original once; throws invalid_original as originalBytes does. */
 export function prepareOriginal(original: string | Uint8Array): PreparedOriginal {
-  const bytes = originalBytes(original);
-  const sha256 = sha256Hex(bytes);
-  const prepared: PreparedOriginal = Object.freeze({ bytes, sha256, handle: handleFromSha256(sha256) });
-  madeHere.add(prepared);
-  return prepared;
+  if (typeof original === "string") {
+    refuseLoneSurrogate(original);
+    // The caller holds the prepared value across the engine run: encoding now would pin a second
+    // copy of the input all that time. The hash reads the string itself (a well-formed string's
+    // UTF-8 is exactly what the encoder gives), and the bytes are made when a store first reads
+    // them, once, then kept for every store that shares this value.
+    const sha256 = createHash("sha256").update(original, "utf8").digest("hex");
+    let bytes: Uint8Array | undefined;
+    return trusted({
+      get bytes() {
+        bytes ??= encoder.encode(original);
+        return bytes;
+      },
+      sha256,
+      handle: handleFromSha256(sha256),
+    });
+  }
+  // A caller may reuse its buffer while it holds the prepared value: a copy keeps the stored
+  // bytes the ones that were hashed.
+  return prepared(new Uint8Array(originalBytes(original)));
 }
 
 /** The prepared form of a put's argument: a value from prepareOriginal as is, anything else prepared now. */
 export function asPrepared(original: OriginalInput): PreparedOriginal {
-  if (typeof original === "object" && original !== null && madeHere.has(original)) {
-    return original as PreparedOriginal;
+  if (typeof original === "object" && original !== null && !(original instanceof Uint8Array)) {
+    if (madeHere.has(original)) return original as PreparedOriginal;
+    if ("sha256" in original || "handle" in original) {
+      // Its hash cannot be trusted without hashing again, which is what preparing saves.
+      throw new CcrStoreError(
+        "invalid_original",
+        "this prepared original was not made by prepareOriginal (in this process); pass the string or bytes, or prepareOriginal's own value",
+      );
+    }
   }
-  return prepareOriginal(original as string | Uint8Array);
+  // Used at once by the put that asked, as before prepared originals existed: no copy.
+  return prepared(originalBytes(original as string | Uint8Array));
+}
+
+function prepared(bytes: Uint8Array): PreparedOriginal {
+  const sha256 = sha256Hex(bytes);
+  return trusted({ bytes, sha256, handle: handleFromSha256(sha256) });
+}
+
+function trusted(value: PreparedOriginal): PreparedOriginal {
+  const frozen = Object.freeze(value);
+  madeHere.add(frozen);
+  return frozen;
 }
 
 /** The handle for a full SHA-256 hex digest. */

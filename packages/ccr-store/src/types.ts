@@ -10,7 +10,8 @@ export type Clock = () => number;
  * An original made ready for a store, once: its exact bytes, their SHA-256 and its handle. A
  * caller that needs the handle before storing (to cite it in the compressed text) prepares the
  * original and passes this to `put`, so the bytes are encoded and hashed exactly once. Only values
- * made by `prepareOriginal` are trusted by `put`; the bytes must not be changed in between.
+ * made by `prepareOriginal` are trusted by `put`. Bytes passed in are copied, so the caller may
+ * reuse its buffer; `bytes` itself belongs to the prepared value and must not be written to.
  */
 export interface PreparedOriginal {
   readonly bytes: Uint8Array;

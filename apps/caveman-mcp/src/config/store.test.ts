@@ -66,6 +66,15 @@ describe("the CCR store location", () => {
     expect(() => load(env)).toThrow(message);
   });
 
+  it.each([
+    ["a relative homedir", "alice"],
+    ["an empty homedir", ""],
+  ])("refuses %s with a ConfigError when the store would live under it", (_name, homedir) => {
+    const start = () => loadConfig({ argv: [], env: {}, cwd: home, homedir, platform: "linux" });
+    expect(start).toThrow(ConfigError);
+    expect(start).toThrow(/homedir must be an absolute path/);
+  });
+
   it("lets --ephemeral and --db beat every variable", () => {
     const env = { CAVEMAN_MCP_EPHEMERAL: "maybe", CAVEMAN_CCR_DB: "relative" };
     expect(load(env, ["--ephemeral"]).store).toEqual({ kind: "memory" });

@@ -136,6 +136,12 @@ describe("MCP proxy relay", () => {
       [1, "cave_payload_too_large"],
       [2, "cave_upstream_gone"],
     ]);
+    // The client's request was fine; the wrapped server's answer could not be delivered. That is
+    // InternalError, as for an upstream that went away, never InvalidRequest (-32600), which
+    // tells the client its own request was at fault.
+    expect(JSON.parse(h.toClient[0]!)).toMatchObject({
+      error: { code: -32603, data: { code: "cave_payload_too_large", bytes: 3073 } },
+    });
   });
 
   it("adds caveman_retrieve to tools/list and serves it, unless the server has its own", async () => {

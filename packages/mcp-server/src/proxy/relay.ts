@@ -13,7 +13,7 @@ import type { CallToolResult, RequestId } from "@modelcontextprotocol/sdk/types.
 import { errorResult } from "../contract.js";
 import { type Logger, silentLogger } from "../logger.js";
 import type { ToolRegistry } from "../registry.js";
-import { fault, invalidRequest, lineTooLarge, parseError } from "../transport/faults.js";
+import { answerTooLarge, fault, invalidRequest, lineTooLarge, parseError } from "../transport/faults.js";
 import { type Frame, LineFramer } from "../transport/framing.js";
 import { classify, decodeLine, sniffId } from "../transport/message.js";
 import { DEFAULT_MAX_INBOUND_BYTES } from "../transport/options.js";
@@ -135,15 +135,7 @@ export function startProxy(options: ProxyOptions): ProxyHandle {
       const id = sniffId(frame.head, frame.tail);
       open.forget(id);
       logger.warn(`proxy: the wrapped server sent a line of ${frame.length} bytes, over the cap; dropped`);
-      if (id !== null)
-        void emit(
-          fault(
-            id,
-            "cave_payload_too_large",
-            `the wrapped server's answer of ${frame.length} bytes is over the proxy's cap`,
-            { bytes: frame.length },
-          ),
-        );
+      if (id !== null) void emit(answerTooLarge(id, frame.length));
       return;
     }
     const decoded = decodeLine(frame.bytes);

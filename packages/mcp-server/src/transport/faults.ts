@@ -5,6 +5,8 @@
 // - cave_payload_too_large -> -32600 (InvalidRequest). A line over the cap is a request we refuse
 //   to read as sent. It used to be -32001, which the SDK defines as RequestTimeout: an SDK client
 //   saw "timed out" and might send the same huge line again. `data.code` and the text are as before.
+//   The proxy's refusal of the wrapped server's over-cap answer keeps the code but is -32603
+//   (InternalError): the client's request was fine, the answer could not be delivered.
 // - cave_overloaded -> -32002, a server-defined code (JSON-RPC reserves -32000..-32099 for them);
 //   the SDK has no constant for "not run, send again", and MCP uses -32002 only for resources,
 //   which this server does not serve.
@@ -38,8 +40,9 @@ export function fault(
   code: TransportFaultCode,
   detail: string,
   extra?: Record<string, unknown>,
+  rpcCode: number = RPC_CODE[code],
 ): object {
-  return errorResponse(id, RPC_CODE[code], `${code}: ${detail}`, { code, ...extra });
+  return errorResponse(id, rpcCode, `${code}: ${detail}`, { code, ...extra });
 }
 
 /** -32700 for a line that is not JSON (no id: it could not be read). */
@@ -59,5 +62,16 @@ export function lineTooLarge(frame: Extract<Frame, { kind: "oversized" }>): obje
     "cave_payload_too_large",
     `a line of ${frame.length} bytes is over the inbound cap; it was discarded`,
     { bytes: frame.length },
+  );
+}
+
+/** The proxy's answer in place of a wrapped server's answer over its cap (the request was fine). */
+export function answerTooLarge(id: RequestId, length: number): object {
+  return fault(
+    id,
+    "cave_payload_too_large",
+    `the wrapped server's answer of ${length} bytes is over the proxy's cap`,
+    { bytes: length },
+    ErrorCode.InternalError,
   );
 }
