@@ -9,7 +9,7 @@
 //   - `index`, `---` and `+++` lines under a `diff` line that already names the file;
 //   - bodies of lock, generated and vendored files, as `+added -removed`.
 // A line is context only when every parent column is blank: in a combined diff ` +` is a change.
-import { renderKept } from "./lines.js";
+import { REGION_GAP, renderKept } from "./lines.js";
 import { plural } from "./markers.js";
 import type { Candidate, KindContext, PassReason } from "./types.js";
 import { tick } from "./work.js";
@@ -130,6 +130,10 @@ function blockSignature(
   return [...dels.map((l) => `-${mask(l)}`), ...adds.map((l) => `+${mask(l)}`)].join("\n");
 }
 
+/** Reasons a diff line is dropped that markers do not name (see the facts in compressDiff). */
+const PLAIN_ELISIONS = new Set(["context", "index/---/+++", "hunk header", "---"]);
+const SAME_CHANGE = /^same change as line (\d+)( but for numbers)?$/;
+
 /** Compresses a diff, or says why it cannot. */
 export function compressDiff(text: string, ctx: KindContext): Candidate | PassReason {
   const lines = text.split("\n");
@@ -247,8 +251,28 @@ export function compressDiff(text: string, ctx: KindContext): Candidate | PassRe
   if (!keep.includes(0)) return "not_smaller";
   const facts = (from: number, to: number): string[] => {
     const counts = new Map<string, number>();
-    for (let i = from; i <= to; i++) counts.set(why[i]!, (counts.get(why[i]!) ?? 0) + 1);
-    const parts = [...counts].map(([w, c]) => (w.includes("generated") ? w : `${w} x${c}`));
+    // Repeated changes per line they repeat, in one list: "same change as line 9 x2, 17 x3".
+    const same = new Map<number, number>();
+    let numbersDiffer = 0;
+    for (let i = from; i <= to; i++) {
+      if (keep[i]) continue;
+      const w = why[i]!;
+      const m = SAME_CHANGE.exec(w);
+      if (m) {
+        same.set(Number(m[1]), (same.get(Number(m[1])) ?? 0) + 1);
+        if (m[2]) numbersDiffer++;
+      } else counts.set(w, (counts.get(w) ?? 0) + 1);
+    }
+    // Context, file headers and hunk headers are what any diff elides: the span says enough.
+    // Repeated changes, generated files and the like are named, as they tell what is hidden.
+    const parts = [...counts]
+      .filter(([w]) => !PLAIN_ELISIONS.has(w))
+      .map(([w, c]) => (w.includes("generated") ? w : `${w} x${c}`));
+    if (same.size > 0) {
+      const refs = [...same].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([l, c]) => `${l} x${c}`);
+      const differ = numbersDiffer === 0 ? "" : ` (${numbersDiffer} differ in numbers)`;
+      parts.unshift(`same change as line ${refs.join(", ")}${differ}`);
+    }
     return [
       parts.length > 4
         ? `${parts.slice(0, 4).join(", ")}, ${plural(parts.length - 4, "more kind")}`
@@ -256,7 +280,11 @@ export function compressDiff(text: string, ctx: KindContext): Candidate | PassRe
     ];
   };
   return {
-    output: renderKept(lines, keep, { facts, ...(ctx.handle ? { handle: ctx.handle } : {}) }),
+    output: renderKept(lines, keep, {
+      facts,
+      regionGap: REGION_GAP,
+      ...(ctx.handle ? { handle: ctx.handle } : {}),
+    }),
     lossless: false,
   };
 }

@@ -36,6 +36,11 @@ export interface MarkerSpec {
   facts?: readonly string[];
   /** The caller's recovery handle. */
   handle?: string;
+  /**
+   * `where` is a line span that also holds kept lines, shown after the marker in order: the
+   * marker reads `N of lines a-b elided` (N lines of the span elided, the rest follow).
+   */
+  region?: boolean;
 }
 
 function oneLine(text: string): string {
@@ -66,7 +71,8 @@ function spanLength(where: string | undefined): number {
 export function formatMarker(spec: MarkerSpec): string {
   const verb = spec.verb ?? "elided";
   let body: string;
-  if (spec.where && spanLength(spec.where) === spec.count) body = `${spec.where} ${verb}`;
+  if (spec.region && spec.where) body = `${spec.count} of ${spec.where} ${verb}`;
+  else if (spec.where && spanLength(spec.where) === spec.count) body = `${spec.where} ${verb}`;
   else {
     body = `${plural(spec.count, spec.unit)} ${verb}`;
     if (spec.where) body += ` (${spec.where})`;

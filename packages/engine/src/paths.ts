@@ -3,7 +3,7 @@
 // whose name (digits masked) is unique in its group, the rest fold into a marker naming the group
 // and how many paths it held. Query matches are kept. Every shown line is a line of the input.
 import { queryTerms } from "./json/select.js";
-import { droppedCount, renderKept } from "./lines.js";
+import { droppedCount, REGION_GAP, renderKept } from "./lines.js";
 import { pathOf } from "./structure.js";
 import type { Candidate, KindContext, PassReason } from "./types.js";
 
@@ -57,8 +57,9 @@ export function compressPaths(text: string, ctx: KindContext): Candidate | PassR
   if (droppedCount(keep, lines.length) === 0) return "document";
   const facts = (from: number, to: number): string[] => {
     const counts = new Map<string, number>();
-    for (let i = from; i <= to; i++) counts.set(group[i]!, (counts.get(group[i]!) ?? 0) + 1);
-    const parts = [...counts].map(([g, n]) => `${n} under ${g}`);
+    for (let i = from; i <= to; i++) if (!keep[i]) counts.set(group[i]!, (counts.get(group[i]!) ?? 0) + 1);
+    // "under G xN": a single group covering the whole run then drops its count (renderKept).
+    const parts = [...counts].map(([g, n]) => `under ${g} x${n}`);
     return [
       parts.length > 3
         ? `${parts.slice(0, 3).join(", ")}, ${parts.length - 3} more groups`
@@ -66,7 +67,12 @@ export function compressPaths(text: string, ctx: KindContext): Candidate | PassR
     ];
   };
   return {
-    output: renderKept(lines, keep, { unit: "path", facts, ...(ctx.handle ? { handle: ctx.handle } : {}) }),
+    output: renderKept(lines, keep, {
+      unit: "path",
+      facts,
+      regionGap: REGION_GAP,
+      ...(ctx.handle ? { handle: ctx.handle } : {}),
+    }),
     lossless: false,
   };
 }

@@ -4,9 +4,11 @@
 // rather than listed partially; a partial value list always says how many items it leaves out.
 import { type FieldValue, recordFields } from "./fields.js";
 
-const MAX_FACTS = 5;
+// Few facts, few values each: in a marker every token is paid on every later turn, and a reader
+// wanting more retrieves the span.
+const MAX_FACTS = 3;
 const MAX_VALUE_CHARS = 40;
-const MAX_LISTED = 3;
+const MAX_LISTED = 2;
 
 /** A value as the marker shows it: simple strings without their JSON quotes (fewer tokens). */
 function shown(raw: string): string {
@@ -48,6 +50,8 @@ function countsFact(name: string, values: FieldValue[], total: number): string |
   const rest = sorted.slice(MAX_LISTED);
   if (rest.length > 0) {
     const restCount = rest.reduce((sum, [, c]) => sum + c, 0);
+    // A list leaving most records under "other values" tells little for its tokens.
+    if (restCount * 2 > values.length) return undefined;
     listed.push(`${rest.length} other values x${restCount}`);
   }
   if (absent > 0) listed.push(`absent x${absent}`);
