@@ -15,10 +15,20 @@ export function isMarkerLine(line: string): boolean {
   return line.startsWith(MARKER_OPEN) || (line.includes(MARKER_OPEN) && MARKER_LINE.test(line));
 }
 
-/** True when any line of `text` is a marker line (cheap pre-check first). */
-export function hasMarkerLine(text: string): boolean {
+// The start of a body formatMarker writes: a line span or a count, then the verb.
+const OWN_BODY = /^(?:(?:\d+ of )?lines? \d+(?:-\d+)? |\d+ [a-z][a-z -]*? )(?:elided|skipped)(?:[ ;\]]|$)/;
+
+/**
+ * True when a line of `text` is a marker as this engine writes it, so the text is (or quotes) a
+ * compressed output. A looser `[caveman: ...]` line in an original (a log of this tool, a test
+ * fixture) is content: that text is compressed like any other.
+ */
+export function hasOwnMarker(text: string): boolean {
   if (!text.includes(MARKER_OPEN)) return false;
-  for (const line of text.split("\n")) if (isMarkerLine(line)) return true;
+  for (const line of text.split("\n")) {
+    if (!isMarkerLine(line)) continue;
+    if (OWN_BODY.test(line.slice(line.indexOf(MARKER_OPEN) + MARKER_OPEN.length))) return true;
+  }
   return false;
 }
 
