@@ -68,11 +68,11 @@ export function recordFacts(records: ReadonlyArray<Map<string, FieldValue>>): st
   const total = records.length;
   const perField = new Map<string, FieldValue[]>();
   for (const fields of records) {
-    for (const [name, fv] of fields) {
+    fields.forEach((fv, name) => {
       const list = perField.get(name);
       if (list) list.push(fv);
       else perField.set(name, [fv]);
-    }
+    });
   }
   const facts: string[] = [];
   for (const [name, values] of perField) {

@@ -67,14 +67,21 @@ function foldKeys(lines: readonly string[]): {
   const shapeIds = new Map<string, number>();
   const sid = new Int32Array(n).fill(-1);
   const shapeCounts: number[] = [];
+  // A shape depends on the template only: computed once per template.
+  const shapeOfTemplate = new Int32Array(counts.length).fill(-1);
   for (let i = 0; i < n; i++) {
-    if (counts[tid[i]!]! >= SHAPE_MIN) continue;
-    const shape = shapeOf(templates[i]!);
-    let id = shapeIds.get(shape);
-    if (id === undefined) {
-      id = shapeCounts.length;
-      shapeIds.set(shape, id);
-      shapeCounts.push(0);
+    const t = tid[i]!;
+    if (counts[t]! >= SHAPE_MIN) continue;
+    let id = shapeOfTemplate[t]!;
+    if (id < 0) {
+      const shape = shapeOf(templates[i]!);
+      id = shapeIds.get(shape) ?? -1;
+      if (id < 0) {
+        id = shapeCounts.length;
+        shapeIds.set(shape, id);
+        shapeCounts.push(0);
+      }
+      shapeOfTemplate[t] = id;
     }
     shapeCounts[id]!++;
     sid[i] = id;

@@ -1,10 +1,25 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compress } from "../compress.js";
 import { corpusItem, fabricatedLines } from "../corpus.test-util.js";
 import { isMarkerLine } from "../markers.js";
 import { templateOf } from "./template.js";
 
+const BRACKETED_REFERENCE =
+  /\[(?!(?:error|warn|warning|notice|info|debug|crit|alert|emerg|trace|fatal)\])[^\]\s[]{1,60}\]/gi;
+
 describe("log compression", () => {
+  it("masks exactly what the reference regex masks (the scanner replaced it for speed)", () => {
+    const VARIABLE = /(?<![0-9a-f])[0-9a-f]*\d[0-9a-f.:_-]*/gi;
+    const chars = fc.constantFrom(..."0123456789abcdefABCDEFxyzXYZ.:_- [](){}/\u00e9\u2014");
+    fc.assert(
+      fc.property(fc.string({ unit: chars, maxLength: 60 }), (line) => {
+        expect(templateOf(line)).toBe(line.replace(VARIABLE, "#").replace(BRACKETED_REFERENCE, "[#]"));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it("masks timestamps, ids and numbers so repeated lines share a template", () => {
     expect(templateOf("2026-11-30T10:00:01Z GET /api/items/17 200 12ms id=3f2a9c1b")).toBe(
       templateOf("2026-11-30T11:22:59Z GET /api/items/942 200 7ms id=9d00ab37"),
