@@ -12,6 +12,7 @@
 // --before grades that build in the same run, so before/after figures come from one run.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
+import { cpus, loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { printTable, writeResults } from "@caveman/bench";
@@ -62,6 +63,7 @@ const grades = broadOnly ? [] : corpus.map((item) => gradeItem(engine, item));
 let rows = [];
 let throughput = [];
 let beforeThroughput = null;
+let load = null;
 let targets = [];
 let crossProcess = [];
 let crossProcessDeterministic = null;
@@ -115,8 +117,15 @@ if (!broadOnly) {
     })),
   );
 
+  // Wall-clock figures depend on what else runs: the load average is printed beside them.
+  const loadBefore = loadavg();
   throughput = await measureThroughput(engine, corpus);
   beforeThroughput = before ? await measureThroughput(before, corpus) : null;
+  load = { before: loadBefore, after: loadavg(), cores: cpus().length };
+  const la = (l) => l.map((x) => x.toFixed(2)).join(" / ");
+  process.stdout.write(
+    `\nload average (1 / 5 / 15 min) on ${load.cores} cores: ${la(load.before)} before the throughput runs, ${la(load.after)} after\n`,
+  );
   const mbs = (x) => `${x.toFixed(1)}`;
   printTable(
     "engine: compress throughput, MB/s by wall clock and by CPU time (target >= 20 MB/s at 1 MB)",
@@ -286,6 +295,7 @@ writeResults("engine", {
   items: grades,
   throughput,
   beforeThroughput,
+  load,
   targets,
   crossProcessDeterministic,
   crossProcessDifferences: crossProcess,

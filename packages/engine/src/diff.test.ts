@@ -116,3 +116,40 @@ describe("diff compression", () => {
     }
   });
 });
+
+describe("diffstat listings (git log --stat)", () => {
+  const block = (sha: string, files: number) => {
+    const out = [`commit ${sha}`, `Author: A <a@example.com>`, "", `    change ${sha}`, ""];
+    for (let f = 0; f < files; f++)
+      out.push(` src/mod${f}/index.ts | ${10 + f} ${"+".repeat(5 + (f % 7))}${"-".repeat(f % 3)}`);
+    out.push(` ${files} files changed, ${files * 10} insertions(+), ${files} deletions(-)`);
+    return out;
+  };
+
+  it("keeps headers, summaries and the first files of each commit, counting the rest exactly", () => {
+    const lines = [...block("a1b2c3d", 12), ...block("e4f5a6b", 2)];
+    const input = lines.join("\n");
+    for (const hint of [undefined, "git log --stat"]) {
+      const r = compress(input, { ...(hint ? { hint } : {}), floorTokens: 0 });
+      expect(r.kind).toBe("diff");
+      expect(r.reason).toBeUndefined();
+      const out = r.output.split("\n");
+      for (const kept of [
+        "commit a1b2c3d",
+        "commit e4f5a6b",
+        " 12 files changed, 120 insertions(+), 12 deletions(-)",
+      ])
+        expect(out).toContain(kept);
+      expect(out).toContain(lines[5]);
+      expect(out).not.toContain(lines[5 + 3]);
+      // Files 4-12 of the first commit: 9 files, 13+14+...+21 changed lines.
+      expect(r.output).toContain("[caveman: lines 9-17 elided; 9 files, 153 changed lines]");
+      expect(fabricatedLines(input, r.output)).toEqual([]);
+    }
+  });
+
+  it("leaves a stat listing with patches (git log --stat -p) to the diff compressor", () => {
+    const lines = [...block("a1b2c3d", 9), "diff --git a/x.ts b/x.ts", "@@ -1,2 +1,2 @@", "-a", "+b"];
+    expect(compress(lines.join("\n"), { floorTokens: 0 }).output).not.toContain("changed lines");
+  });
+});

@@ -9,6 +9,7 @@
 //   - `index`, `---` and `+++` lines under a `diff` line that already names the file;
 //   - bodies of lock, generated and vendored files, as `+added -removed`.
 // A line is context only when every parent column is blank: in a combined diff ` +` is a change.
+import { compressStat, isStatListing } from "./diffstat.js";
 import { REGION_GAP, renderKept } from "./lines.js";
 import { plural } from "./markers.js";
 import type { Candidate, KindContext, PassReason } from "./types.js";
@@ -137,6 +138,8 @@ const SAME_CHANGE = /^same change as line (\d+)( but for numbers)?$/;
 /** Compresses a diff, or says why it cannot. */
 export function compressDiff(text: string, ctx: KindContext): Candidate | PassReason {
   const lines = text.split("\n");
+  // A diffstat listing (`git log --stat`) holds no hunks: its own compressor folds file lines.
+  if (isStatListing(lines)) return compressStat(text, ctx);
   const { role, file, names } = parse(lines);
   const n = lines.length;
   const keep = new Uint8Array(n).fill(1);
