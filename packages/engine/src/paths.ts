@@ -1,7 +1,9 @@
 // Path lists (`find`, `grep -l`, `git ls-files`, and `grep -c`'s `path:count`): paths group by
 // top directory, depth and extension (`src/ depth 3 .ts`); each group shows its first paths and any path
-// whose name (digits masked) is unique in its group, the rest fold into a marker naming the group
-// and how many paths it held. Query matches are kept. Every shown line is a line of the input.
+// whose name (digits masked) is unique in the whole list, the rest fold into a marker naming the
+// group and how many paths it held. (Unique in its group kept every file of trees repeated under
+// several top directories: pkg0/py/cart1.py, pkg1/py/cart1.py, ...) Query matches are kept. Every
+// shown line is a line of the input.
 import { queryTerms } from "./json/select.js";
 import { droppedCount, REGION_GAP, renderKept } from "./lines.js";
 import { pathOf } from "./structure.js";
@@ -32,7 +34,7 @@ export function compressPaths(text: string, ctx: KindContext): Candidate | PassR
     const path = pathOf(lines[i]!);
     if (path === undefined) continue;
     group[i] = groupOf(path);
-    const key = `${group[i]}\u0000${nameOf(path)}`;
+    const key = nameOf(path);
     names.set(key, (names.get(key) ?? 0) + 1);
   }
   const shown = new Map<string, number>();
@@ -49,7 +51,7 @@ export function compressPaths(text: string, ctx: KindContext): Candidate | PassR
     const lower = lines[i]!.toLowerCase();
     if (
       seen < FIRST_PER_GROUP ||
-      names.get(`${g}\u0000${nameOf(path)}`) === 1 ||
+      names.get(nameOf(path)) === 1 ||
       (terms.length > 0 && terms.every((t) => lower.includes(t)))
     )
       keep[i] = 1;
