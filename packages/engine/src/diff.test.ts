@@ -153,3 +153,24 @@ describe("diffstat listings (git log --stat)", () => {
     expect(compress(lines.join("\n"), { floorTokens: 0 }).output).not.toContain("changed lines");
   });
 });
+
+describe("combined diffs", () => {
+  it("folds a merge resolution repeated across hunks as the same change", () => {
+    const lines = ["diff --cc src/pay.ts", "index 1111111,2222222..3333333"];
+    for (let h = 0; h < 8; h++) {
+      lines.push(`@@@ -${h * 20 + 1},5 -${h * 20 + 1},5 +${h * 20 + 1},5 @@@ function f${h}() {`);
+      lines.push(`    const head${h} = compute(${h}, "unchanged text here");`);
+      lines.push(`-   const p${h} = await repo.load(id, { limit: ${h * 7} });`);
+      lines.push(` -  const p${h} = await repo.load(id, { limit: ${h * 7}, cursor });`);
+      lines.push(`++  const p${h} = await repo.load(id, { limit: ${h * 7}, cursor, signal });`);
+      lines.push(`    const tail${h} = compute(${h}, "unchanged text here");`);
+    }
+    const input = lines.join("\n");
+    const r = compress(input, { floorTokens: 0 });
+    expect(r.kind).toBe("diff");
+    expect(r.output).toContain("++  const p0 = await repo.load(id, { limit: 0, cursor, signal });");
+    expect(r.output).not.toContain("++  const p5 = await repo.load(id, { limit: 35, cursor, signal });");
+    expect(r.output).toMatch(/same change as line 5 x\d+ \(\d+ differ in numbers\)/);
+    expect(fabricatedLines(input, r.output)).toEqual([]);
+  });
+});

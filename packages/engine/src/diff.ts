@@ -127,6 +127,10 @@ function blockSignature(
   if (dels.length === 0 && adds.length > 0 && adds.every((l) => l.includes("[-") || l.includes("{+")))
     return adds.map((l) => (l.match(WORD_CHANGE) ?? []).join(" ").replace(/\d+/g, "#")).join("\n");
   if (dels.length === adds.length) return dels.map((d, k) => pairSignature(d, adds[k]!)).join("\n");
+  // A combined diff's resolution: each parent's removed lines in turn, then the merged lines;
+  // line k of every parent pairs with merged line k, so the same resolution repeated is one change.
+  if (cols >= 2 && adds.length > 0 && dels.length % adds.length === 0)
+    return dels.map((d, k) => pairSignature(d, adds[k % adds.length]!)).join("\n");
   const mask = (t: string) => t.replace(/\d+/g, "#");
   return [...dels.map((l) => `-${mask(l)}`), ...adds.map((l) => `+${mask(l)}`)].join("\n");
 }
