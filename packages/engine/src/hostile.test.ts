@@ -130,6 +130,17 @@ describe("JSON that a parse would change passes through", () => {
   });
 });
 
+describe("terminal redraws on hostile lines", () => {
+  it("judges a line with a 400,000-character progress-like tail without cutting it", () => {
+    const earlier = `${"5 ".repeat(200_000)}x`;
+    const input = `${earlier}\r${"y".repeat(earlier.length + 5)}\n${"more\n".repeat(50)}`;
+    // Quadratic (a `...+$` regex retried from every position) ran past the test's time limit.
+    const r = compress(input);
+    // Not a redraw of the same line: kept whole, nothing dropped.
+    expect(r.output).toContain(earlier);
+  });
+});
+
 describe("rewrites that would change what the input says", () => {
   it("keeps a terminal line whole when a shorter redraw would leave an earlier one's tail on screen", async () => {
     const { cleanTerminal } = await import("./terminal.js");

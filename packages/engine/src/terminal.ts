@@ -15,19 +15,28 @@ const ESCAPES =
 // Digits, and the characters progress bars draw with, vary between redraws of one line.
 const REDRAWN = /[\d=#>.\-*|/\\\u2580-\u259f ]+/g;
 // A progress tail: counters, percentages, fractions, bars (`... 45%`, `0% (1/129)`, `[==>  ]`).
-const PROGRESS_TAIL = /[\d%=#>.\-*|/\\()[\] ,:\u2580-\u259f]+$/;
+const TAIL_CHAR = /[\d%=#>.\-*|/\\()[\] ,:\u2580-\u259f]/;
+const PROGRESS_MARK = /[\d\u2580-\u259f=#]/;
+
+/** `earlier` without its progress tail (scanned from the end: a `...+$` regex is quadratic). */
+function stemOf(earlier: string): string {
+  let end = earlier.length;
+  while (end > 0 && TAIL_CHAR.test(earlier[end - 1]!)) end--;
+  return earlier.slice(0, end);
+}
 
 /**
- * True when `earlier` is a former state of the line whose final state is `last`: a prefix of
- * it; the same text but for digits and bar characters, which the last state may extend
- * (`..., done.`); or a stem followed by a progress tail that the last state continues
- * (`(Reading database ... 45%` before `(Reading database ... 6089 files ... installed.)`).
+ * True when `earlier` is a former state of the line whose final state is `last` (`maskedLast`
+ * is `last` with REDRAWN runs masked): a prefix of it; the same text but for digits and bar
+ * characters, which the last state may extend (`..., done.`); or a stem followed by a progress
+ * tail that the last state continues (`(Reading database ... 45%` before `(Reading database
+ * ... 6089 files ... installed.)`).
  */
-function isRedraw(earlier: string, last: string): boolean {
+function isRedraw(earlier: string, last: string, maskedLast: string): boolean {
   if (last.startsWith(earlier)) return true;
-  if (last.replace(REDRAWN, "~").startsWith(earlier.replace(REDRAWN, "~"))) return true;
-  const stem = earlier.replace(PROGRESS_TAIL, "");
-  return stem !== earlier && /[\d\u2580-\u259f=#]/.test(earlier.slice(stem.length)) && last.startsWith(stem);
+  if (maskedLast.startsWith(earlier.replace(REDRAWN, "~"))) return true;
+  const stem = stemOf(earlier);
+  return stem !== earlier && PROGRESS_MARK.test(earlier.slice(stem.length)) && last.startsWith(stem);
 }
 
 /** The text a terminal finally shows, and how many overwritten line states it dropped. */
@@ -45,8 +54,9 @@ export function cleanTerminalCounted(text: string): { text: string; dropped: num
       // one on screen ("error: disk full\rok" shows "okror: disk full"). Escapes that erase the
       // line are stripped by then, so such a line is kept whole rather than guessed; so is a
       // line whose parts are different lines (text using lone CRs as line breaks).
+      const maskedLast = last.replace(REDRAWN, "~");
       for (let k = 0; k < parts.length - 1; k++)
-        if (parts[k]!.length > last.length || !isRedraw(parts[k]!, last)) return line;
+        if (parts[k]!.length > last.length || !isRedraw(parts[k]!, last, maskedLast)) return line;
       dropped += Math.max(0, parts.length - 1);
       return last + (line.endsWith("\r") ? "\r" : "");
     })
