@@ -11,7 +11,21 @@ import { plural } from "./markers.js";
 import type { Candidate, KindContext, PassReason } from "./types.js";
 import { tick } from "./work.js";
 
-const STAT_LINE = /^ (\S.*?) +\| +(?:(\d+)(?: [+-]+)?|Bin .*)$/;
+// What follows a file line's last "|": the count and its bar, or a binary file's sizes.
+const STAT_TAIL = /^ +(?:(\d+)(?: [+-]+)?|Bin .*)$/;
+
+/**
+ * A file line's count of changed lines, -1 for a binary file, undefined for another line. Cut at
+ * the last "|" by hand: a regex with a lazy path before ` +\|` was quadratic on long space runs.
+ */
+function statCount(line: string): number | undefined {
+  if (line.charCodeAt(0) !== 32 || line.charCodeAt(1) === 32 || line.length < 4) return undefined;
+  const bar = line.lastIndexOf("|");
+  if (bar < 3 || line.charCodeAt(bar - 1) !== 32) return undefined;
+  const m = STAT_TAIL.exec(line.slice(bar + 1));
+  if (!m) return undefined;
+  return m[1] === undefined ? -1 : Number(m[1]);
+}
 const SUMMARY = /^ \d+ files? changed(?:, \d+ insertions?\(\+\))?(?:, \d+ deletions?\(-\))?$/;
 /** File lines each block shows before the rest fold. */
 const FILES_SHOWN = 3;
@@ -30,7 +44,7 @@ export function isStatListing(lines: readonly string[]): boolean {
     if (l.trim() === "") continue;
     if (l.startsWith("@@")) return false;
     text++;
-    if (STAT_LINE.test(l)) stats++;
+    if (statCount(l) !== undefined) stats++;
     else if (SUMMARY.test(l)) summaries++;
   }
   return stats >= MIN_STAT_LINES && summaries > 0 && stats + summaries >= text * 0.4;
@@ -47,12 +61,12 @@ export function compressStat(text: string, ctx: KindContext): Candidate | PassRe
   const terms = queryTerms(ctx.query);
   let inBlock = 0;
   for (let i = 0; i < n; i++) {
-    const m = STAT_LINE.exec(lines[i]!);
-    if (!m) {
+    const count = statCount(lines[i]!);
+    if (count === undefined) {
       inBlock = 0;
       continue;
     }
-    changed[i] = m[2] === undefined ? -1 : Number(m[2]);
+    changed[i] = count;
     inBlock++;
     const lower = lines[i]!.toLowerCase();
     if (inBlock > FILES_SHOWN && !(terms.length > 0 && terms.every((t) => lower.includes(t)))) keep[i] = 0;

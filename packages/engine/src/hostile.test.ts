@@ -141,6 +141,14 @@ describe("terminal redraws on hostile lines", () => {
   });
 });
 
+describe("diffstat detection on hostile lines", () => {
+  it("reads a line of 200,000 spaces between two words as no file line", () => {
+    // A lazy path before ` +\|` retried every split of the spaces: quadratic, past the time limit.
+    const line = ` a${" ".repeat(200_000)}b`;
+    expect(detect([line, ...Array.from({ length: 20 }, () => line)].join("\n")).kind).not.toBe("diff");
+  });
+});
+
 describe("rewrites that would change what the input says", () => {
   it("keeps a terminal line whole when a shorter redraw would leave an earlier one's tail on screen", async () => {
     const { cleanTerminal } = await import("./terminal.js");
