@@ -152,7 +152,7 @@ describe("diffstat detection on hostile lines", () => {
 describe("rewrites that would change what the input says", () => {
   it("keeps a terminal line whole when a shorter redraw would leave an earlier one's tail on screen", async () => {
     const { cleanTerminal } = await import("./terminal.js");
-    expect(cleanTerminal("error: disk full\rok\nprogress 10%\rprogress 100%\n")).toBe(
+    expect(cleanTerminal("error: disk full\rok\nprogress 10%\rprogress 100%\n").text).toBe(
       "error: disk full\rok\nprogress 100%\n",
     );
   });

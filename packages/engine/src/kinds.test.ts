@@ -96,7 +96,7 @@ describe("HTML", () => {
 describe("terminal output", () => {
   it("strips escapes and keeps the last redraw of each line", () => {
     const esc = String.fromCharCode(27);
-    expect(cleanTerminal(`${esc}[32mok${esc}[0m\nprogress 10%\rprogress 50%\rprogress 100%\n`)).toBe(
+    expect(cleanTerminal(`${esc}[32mok${esc}[0m\nprogress 10%\rprogress 50%\rprogress 100%\n`).text).toBe(
       "ok\nprogress 100%\n",
     );
   });

@@ -82,7 +82,7 @@ function paysFor(marker: string, dropped: readonly string[]): boolean {
 }
 
 /** paysFor over the contiguous run [from, to] of `lines`. */
-export function markerPays(marker: string, lines: readonly string[], from: number, to: number): boolean {
+function markerPays(marker: string, lines: readonly string[], from: number, to: number): boolean {
   return paysFor(marker, lines.slice(from, to + 1));
 }
 

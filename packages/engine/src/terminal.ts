@@ -40,7 +40,7 @@ function isRedraw(earlier: string, last: string, maskedLast: string): boolean {
 }
 
 /** The text a terminal finally shows, and how many overwritten line states it dropped. */
-export function cleanTerminalCounted(text: string): { text: string; dropped: number } {
+export function cleanTerminal(text: string): { text: string; dropped: number } {
   let dropped = 0;
   const clean = text
     .replace(ESCAPES, "")
@@ -64,18 +64,13 @@ export function cleanTerminalCounted(text: string): { text: string; dropped: num
   return { text: clean, dropped };
 }
 
-/** The text a terminal finally shows: escapes stripped, each line's last redraw kept. */
-export function cleanTerminal(text: string): string {
-  return cleanTerminalCounted(text).text;
-}
-
 /** Compresses terminal output; `inner` compresses the cleaned text as its own kind. */
 export function compressTerminal(
   text: string,
   ctx: KindContext,
   inner: (clean: string, ctx: KindContext) => { kind: ContentKind; result: Candidate | PassReason },
 ): Candidate | PassReason {
-  const { text: clean, dropped } = cleanTerminalCounted(text);
+  const { text: clean, dropped } = cleanTerminal(text);
   // Overwritten states are what the terminal no longer showed; still, they are counted, never
   // dropped without a word.
   const note = dropped > 0 ? `${formatMarker({ count: dropped, unit: "overwritten line state" })}\n` : "";
