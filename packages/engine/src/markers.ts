@@ -24,10 +24,15 @@ const OWN_BODY = /^(?:(?:\d+ of )?lines? \d+(?:-\d+)? |\d+ [a-z][a-z -]*? )(?:el
  * fixture) is content: that text is compressed like any other.
  */
 export function hasOwnMarker(text: string): boolean {
-  if (!text.includes(MARKER_OPEN)) return false;
-  for (const line of text.split("\n")) {
-    if (!isMarkerLine(line)) continue;
-    if (OWN_BODY.test(line.slice(line.indexOf(MARKER_OPEN) + MARKER_OPEN.length))) return true;
+  // Only the lines holding MARKER_OPEN are read (no split of the whole text).
+  for (let at = text.indexOf(MARKER_OPEN); at >= 0; ) {
+    const start = text.lastIndexOf("\n", at) + 1;
+    let end = text.indexOf("\n", at);
+    if (end < 0) end = text.length;
+    const line = text.slice(start, end);
+    if (isMarkerLine(line) && OWN_BODY.test(line.slice(line.indexOf(MARKER_OPEN) + MARKER_OPEN.length)))
+      return true;
+    at = text.indexOf(MARKER_OPEN, end);
   }
   return false;
 }

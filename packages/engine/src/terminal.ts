@@ -39,29 +39,42 @@ function isRedraw(earlier: string, last: string, maskedLast: string): boolean {
   return stem !== earlier && PROGRESS_MARK.test(earlier.slice(stem.length)) && last.startsWith(stem);
 }
 
+/** A line as the terminal finally shows it, and how many of its states that dropped. */
+function lastState(line: string): { line: string; dropped: number } {
+  const body = line.endsWith("\r") ? line.slice(0, -1) : line;
+  const parts = body.split("\r").filter((p) => p !== "");
+  const last = parts[parts.length - 1] ?? "";
+  // A "\r" only moves the cursor: a shorter last redraw leaves the tail of a longer earlier
+  // one on screen ("error: disk full\rok" shows "okror: disk full"). Escapes that erase the
+  // line are stripped by then, so such a line is kept whole rather than guessed; so is a
+  // line whose parts are different lines (text using lone CRs as line breaks).
+  const maskedLast = last.replace(REDRAWN, "~");
+  for (let k = 0; k < parts.length - 1; k++)
+    if (parts[k]!.length > last.length || !isRedraw(parts[k]!, last, maskedLast)) return { line, dropped: 0 };
+  return { line: last + (line.endsWith("\r") ? "\r" : ""), dropped: Math.max(0, parts.length - 1) };
+}
+
 /** The text a terminal finally shows, and how many overwritten line states it dropped. */
 export function cleanTerminal(text: string): { text: string; dropped: number } {
+  const stripped = text.replace(ESCAPES, "");
+  // Only lines holding a CR can change: visit those, copy the text between them in slices.
   let dropped = 0;
-  const clean = text
-    .replace(ESCAPES, "")
-    .split("\n")
-    .map((line) => {
-      if (!line.includes("\r")) return line;
-      const body = line.endsWith("\r") ? line.slice(0, -1) : line;
-      const parts = body.split("\r").filter((p) => p !== "");
-      const last = parts[parts.length - 1] ?? "";
-      // A "\r" only moves the cursor: a shorter last redraw leaves the tail of a longer earlier
-      // one on screen ("error: disk full\rok" shows "okror: disk full"). Escapes that erase the
-      // line are stripped by then, so such a line is kept whole rather than guessed; so is a
-      // line whose parts are different lines (text using lone CRs as line breaks).
-      const maskedLast = last.replace(REDRAWN, "~");
-      for (let k = 0; k < parts.length - 1; k++)
-        if (parts[k]!.length > last.length || !isRedraw(parts[k]!, last, maskedLast)) return line;
-      dropped += Math.max(0, parts.length - 1);
-      return last + (line.endsWith("\r") ? "\r" : "");
-    })
-    .join("\n");
-  return { text: clean, dropped };
+  let out = "";
+  let copied = 0;
+  for (let at = stripped.indexOf("\r"); at >= 0; ) {
+    const start = stripped.lastIndexOf("\n", at) + 1;
+    let end = stripped.indexOf("\n", at);
+    if (end < 0) end = stripped.length;
+    const line = stripped.slice(start, end);
+    const shown = lastState(line);
+    if (shown.line !== line) {
+      out += stripped.slice(copied, start) + shown.line;
+      copied = end;
+      dropped += shown.dropped;
+    }
+    at = stripped.indexOf("\r", end);
+  }
+  return { text: copied === 0 ? stripped : out + stripped.slice(copied), dropped };
 }
 
 /** Compresses terminal output; `inner` compresses the cleaned text as its own kind. */
