@@ -19,9 +19,10 @@ export function isMarkerLine(line: string): boolean {
 const OWN_BODY = /^(?:(?:\d+ of )?lines? \d+(?:-\d+)? |\d+ [a-z][a-z -]*? )(?:elided|skipped)(?:[ ;\]]|$)/;
 
 /**
- * True when a line of `text` is a marker as this engine writes it, so the text is (or quotes) a
- * compressed output. A looser `[caveman: ...]` line in an original (a log of this tool, a test
- * fixture) is content: that text is compressed like any other.
+ * True when a line of `text` is a marker as this engine writes it, or a `[caveman: ...]` note
+ * that points at a stored original (it says `retrieve`, as the server's and the hooks' headers
+ * do): the text is (or quotes) a compressed view. A looser `[caveman: ...]` line in an original
+ * (a log line of this tool, a test fixture) is content: that text is compressed like any other.
  */
 export function hasOwnMarker(text: string): boolean {
   // Only the lines holding MARKER_OPEN are read (no split of the whole text).
@@ -30,8 +31,10 @@ export function hasOwnMarker(text: string): boolean {
     let end = text.indexOf("\n", at);
     if (end < 0) end = text.length;
     const line = text.slice(start, end);
-    if (isMarkerLine(line) && OWN_BODY.test(line.slice(line.indexOf(MARKER_OPEN) + MARKER_OPEN.length)))
-      return true;
+    if (isMarkerLine(line)) {
+      const body = line.slice(line.indexOf(MARKER_OPEN) + MARKER_OPEN.length);
+      if (OWN_BODY.test(body) || body.includes("retrieve")) return true;
+    }
     at = text.indexOf(MARKER_OPEN, end);
   }
   return false;
