@@ -258,16 +258,18 @@ export function compressDiff(text: string, ctx: KindContext): Candidate | PassRe
   if (!keep.includes(0)) return "not_smaller";
   const facts = (from: number, to: number): string[] => {
     const counts = new Map<string, number>();
-    // Repeated changes per line they repeat, in one list: "same change as line 9 x2, 17 x3".
-    const same = new Map<number, number>();
-    let numbersDiffer = 0;
+    // Repeated changes per line they repeat, one list for exact repeats and one for repeats
+    // whose digits differ: "same change as line 9 x2, 17 x3", "same change as line 9 but for
+    // numbers x4".
+    const exact = new Map<number, number>();
+    const numbers = new Map<number, number>();
     for (let i = from; i <= to; i++) {
       if (keep[i]) continue;
       const w = why[i]!;
       const m = SAME_CHANGE.exec(w);
       if (m) {
-        same.set(Number(m[1]), (same.get(Number(m[1])) ?? 0) + 1);
-        if (m[2]) numbersDiffer++;
+        const list = m[2] ? numbers : exact;
+        list.set(Number(m[1]), (list.get(Number(m[1])) ?? 0) + 1);
       } else counts.set(w, (counts.get(w) ?? 0) + 1);
     }
     // Context, file headers and hunk headers are what any diff elides: the span says enough.
@@ -275,12 +277,18 @@ export function compressDiff(text: string, ctx: KindContext): Candidate | PassRe
     const parts = [...counts]
       .filter(([w]) => !PLAIN_ELISIONS.has(w))
       .map(([w, c]) => (w.includes("generated") ? w : `${w} x${c}`));
-    if (same.size > 0) {
-      const refs = [...same].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([l, c]) => `${l} x${c}`);
-      const differ = numbersDiffer === 0 ? "" : ` (${numbersDiffer} differ in numbers)`;
-      parts.unshift(`same change as line ${refs.join(", ")}${differ}`);
-    }
+    const refs = (list: Map<number, number>, but: string) =>
+      `same change as line ${[...list]
+        .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+        .map(([l, c], k) => `${l}${k === 0 ? but : ""} x${c}`)
+        .join(", ")}`;
+    const same = [
+      ...(exact.size > 0 ? [refs(exact, "")] : []),
+      ...(numbers.size > 0 ? [refs(numbers, " but for numbers")] : []),
+    ];
+    if (parts.length === 0) return same;
     return [
+      ...same,
       parts.length > 4
         ? `${parts.slice(0, 4).join(", ")}, ${plural(parts.length - 4, "more kind")}`
         : parts.join(", "),

@@ -62,9 +62,10 @@ export function compressPaths(text: string, ctx: KindContext): Candidate | PassR
     for (let i = from; i <= to; i++) if (!keep[i]) counts.set(group[i]!, (counts.get(group[i]!) ?? 0) + 1);
     // "under G xN": a single group covering the whole run then drops its count (renderKept).
     const parts = [...counts].map(([g, n]) => `under ${g} x${n}`);
+    // Two groups named at most: the kept paths around the marker show the others' directories.
     return [
-      parts.length > 3
-        ? `${parts.slice(0, 3).join(", ")}, ${parts.length - 3} more groups`
+      parts.length > 2
+        ? `${parts.slice(0, 2).join(", ")}, ${parts.length - 2} more groups`
         : parts.join(", "),
     ];
   };
