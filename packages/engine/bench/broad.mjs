@@ -144,6 +144,9 @@ export function markerCosts(engine, input, output) {
   return { markers, markerTokens, costly, wasted };
 }
 
+/** A recovery handle of the length the store computes (`ccr_` and 32 hex digits). */
+const BENCH_HANDLE = "ccr_0123456789abcdef0123456789abcdef";
+
 /** Grades every broad item with and without its hint, and marker economics of the no-hint output. */
 export function gradeBroad(engine, corpus) {
   return corpus.map((item) => {
@@ -151,6 +154,8 @@ export function gradeBroad(engine, corpus) {
     const hinted = gradeItem(engine, item, { baselines: false });
     const out = engine.compress(item.content, {}).output;
     const hintedOut = engine.compress(item.content, { hint: item.hint }).output;
+    // As the server and the hooks call it: with a recovery handle, which one marker then names.
+    const handled = engine.compress(item.content, { handle: BENCH_HANDLE });
     return {
       id: item.id,
       family: item.family,
@@ -160,6 +165,7 @@ export function gradeBroad(engine, corpus) {
       hinted,
       markers: markerCosts(engine, item.content, out),
       hintedMarkers: markerCosts(engine, item.content, hintedOut),
+      handledMarkers: { ...markerCosts(engine, item.content, handled.output), tokensOut: handled.tokensOut },
     };
   });
 }
@@ -198,6 +204,9 @@ export function broadSummary(rows) {
               (r) => r[g].tokensOut,
             ),
           ),
+        // With the handle the server passes: its ~20 tokens sit in one marker per output.
+        markerShareWithHandle:
+          sum(rows, (r) => r.handledMarkers.markerTokens) / sum(rows, (r) => r.handledMarkers.tokensOut),
         costlyMarkers: sum(rows, (r) => r[mk(g)].costly),
         wastedTokens: sum(rows, (r) => r[mk(g)].wasted),
       },

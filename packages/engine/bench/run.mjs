@@ -217,6 +217,13 @@ const issue13 = [
   ["not idempotent / not deterministic / retrieve not exact", "0", null, null, null],
   ["marker tokens / output tokens", "<= 5%", "markerShare", (x) => x <= 0.05, pct],
   ["the same, compressed items only", "<= 5%", "markerShareCompressed", (x) => x <= 0.05, pct],
+  [
+    "the same, with a recovery handle (as the server calls it)",
+    "<= 5%",
+    "markerShareWithHandle",
+    (x) => x <= 0.05,
+    pct,
+  ],
   ["markers costing >= what they elide", "0", "costlyMarkers", (x) => x === 0, String],
   ["tokens wasted by those markers", "0", "wastedTokens", (x) => x === 0, String],
 ].map(([metric, target, key, ok, fmt]) => {
