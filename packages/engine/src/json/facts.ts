@@ -43,7 +43,12 @@ function countsFact(name: string, values: FieldValue[], total: number): string |
   for (const fv of values) counts.set(fv.raw, (counts.get(fv.raw) ?? 0) + 1);
   if ([...counts.keys()].some((raw) => raw.length > MAX_VALUE_CHARS)) return undefined;
   const absent = total - values.length;
-  if (counts.size === 1 && absent === 0) return `${label(name)} ${shown([...counts.keys()][0]!)} (all)`;
+  if (counts.size === 1 && absent === 0) {
+    const only = [...counts.keys()][0]!;
+    // A blank table column (no text in any row) tells nothing for its tokens; a JSON string that
+    // is empty in every record is written `""` and still said.
+    return only === "" ? undefined : `${label(name)} ${shown(only)} (all)`;
+  }
   if (counts.size > 6 && counts.size > values.length / 3) return undefined;
   const sorted = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   const listed = sorted.slice(0, MAX_LISTED).map(([raw, c]) => `${shown(raw)} x${c}`);
