@@ -22,7 +22,7 @@ import { corpusDir, loadCorpus } from "./corpus.mjs";
 import { gradeItem, handleFor } from "./graders.mjs";
 import { runHostile } from "./hostile.mjs";
 import { meetsTarget, summarize } from "./summary.mjs";
-import { measureThroughput } from "./throughput.mjs";
+import { measureThroughputs } from "./throughput.mjs";
 
 const pct = (x) => (x === null || x === undefined ? "-" : `${(x * 100).toFixed(1)}%`);
 
@@ -119,8 +119,10 @@ if (!broadOnly) {
 
   // Wall-clock figures depend on what else runs: the load average is printed beside them.
   const loadBefore = loadavg();
-  throughput = await measureThroughput(engine, corpus);
-  beforeThroughput = before ? await measureThroughput(before, corpus) : null;
+  [throughput, beforeThroughput = null] = await measureThroughputs(
+    before ? [engine, before] : [engine],
+    corpus,
+  );
   load = { before: loadBefore, after: loadavg(), cores: cpus().length };
   const la = (l) => l.map((x) => x.toFixed(2)).join(" / ");
   process.stdout.write(
