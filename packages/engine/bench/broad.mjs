@@ -6,11 +6,47 @@
 import { gradeItem } from "./graders.mjs";
 import { median } from "./summary.mjs";
 
+const JSON_WHERE = /\((\d+)-(\d+) of \d+ at (\/[^)]*)\)/;
+
+/** The value at an RFC 6901 pointer ("/" is the root, as the engine's markers write it). */
+function atPointer(root, pointer) {
+  let value = root;
+  for (const raw of pointer === "/" ? [] : pointer.slice(1).split("/")) {
+    if (value === null || typeof value !== "object") return undefined;
+    value = value[raw.replace(/~1/g, "/").replace(/~0/g, "~")];
+  }
+  return value;
+}
+
 /**
- * Marker economics of one output: tokens of marker text, and the markers whose line (a whole
- * marker line) costs at least as many tokens as the input lines it sits in place of. Kept lines
- * are matched to the input in order, so the lines a marker replaces are exactly those between
- * the kept lines around it; the grammar of the marker is never parsed.
+ * Tokens of what a JSON marker stands for: the elements (or members) it names, as compact JSON
+ * writes them (the fewest tokens they can cost, so a marker is never flattered), or null when
+ * the marker names no JSON span.
+ */
+function jsonElided(engine, root, marker) {
+  const m = JSON_WHERE.exec(marker);
+  if (!m || root === undefined) return null;
+  const container = atPointer(root, m[3]);
+  if (container === null || typeof container !== "object") return null;
+  const from = Number(m[1]);
+  const to = Number(m[2]);
+  const parts = Array.isArray(container)
+    ? container.slice(from, to + 1).map((v) => JSON.stringify(v))
+    : Object.keys(container)
+        .slice(from, to + 1)
+        .map((k) => `${JSON.stringify(k)}:${JSON.stringify(container[k])}`);
+  return engine.countTokens(parts.join(","));
+}
+
+/** A region marker, `[caveman: N of lines a-b elided ...]`: N lines of a-b elided, the rest follow it. */
+const REGION = /\[caveman: (\d+) of lines? (\d+)(?:-(\d+))? /;
+
+/**
+ * Marker economics of one output: tokens of marker text (all of it, facts included), and the
+ * markers that cost at least as many tokens as the input they sit in place of. Kept lines are
+ * matched to the input in order, so the lines a run marker replaces are exactly those between
+ * the kept lines around it; a region marker replaces the lines of its span that the kept lines
+ * after it do not show; a JSON marker, the elements or members its span names.
  */
 export function markerCosts(engine, input, output) {
   const inLines = input.split("\n");
@@ -19,36 +55,79 @@ export function markerCosts(engine, input, output) {
   let markers = 0;
   let costly = 0;
   let wasted = 0;
-  // Inline (JSON) markers count toward the share; their elided text is not a line run.
-  if (!outLines.some((l) => engine.isMarkerLine(l))) {
+  const judge = (tokens, elided) => {
+    if (tokens >= elided) {
+      costly++;
+      wasted += tokens - elided;
+    }
+  };
+  let root;
+  try {
+    root = JSON.parse(input);
+  } catch {
+    root = undefined;
+  }
+  // Inline JSON markers (thinned JSON on few lines) are costed by the span they name.
+  if (root !== undefined && !outLines.some((l) => engine.isMarkerLine(l))) {
     for (const m of output.matchAll(/\[caveman: [^\]]*\]/g)) {
+      const tokens = engine.countTokens(m[0]);
       markers++;
-      markerTokens += engine.countTokens(m[0]);
+      markerTokens += tokens;
+      const elided = jsonElided(engine, root, m[0]);
+      if (elided !== null) judge(tokens, elided);
     }
     return { markers, markerTokens, costly, wasted };
   }
   let at = 0;
   let pending = null;
+  let region = null;
   const close = (end) => {
     if (!pending) return;
-    const elided = engine.countTokens(inLines.slice(pending.from, end).join("\n"));
-    if (pending.tokens >= elided) {
-      costly++;
-      wasted += pending.tokens - elided;
-    }
+    judge(pending.tokens, engine.countTokens(inLines.slice(pending.from, end).join("\n")));
     pending = null;
+  };
+  const closeRegion = () => {
+    if (!region) return;
+    const elided = [];
+    for (let k = region.from; k <= region.to; k++) if (!region.shown.has(k)) elided.push(inLines[k]);
+    judge(region.tokens, engine.countTokens(elided.join("\n")));
+    at = Math.max(at, region.to + 1);
+    region = null;
   };
   for (const line of outLines) {
     if (engine.isMarkerLine(line)) {
       const tokens = engine.countTokens(line);
       markers++;
       markerTokens += tokens;
-      // A JSON-form marker stands for items inside one input line: counted, not costed.
-      if (line.trimStart().startsWith('"')) continue;
+      if (line.trimStart().startsWith('"')) {
+        // A JSON-form marker: costed by its span when it names one, else counted only.
+        const elided = root === undefined ? null : jsonElided(engine, root, line);
+        if (elided !== null) judge(tokens, elided);
+        continue;
+      }
       close(at);
-      pending = { from: at, tokens };
+      closeRegion();
+      const r = REGION.exec(line);
+      if (r) {
+        const from = Number(r[2]) - 1;
+        const to = Number(r[3] ?? r[2]) - 1;
+        region = { from, to, tokens, shown: new Set(), left: to - from + 1 - Number(r[1]) };
+        at = from;
+      } else pending = { from: at, tokens };
       continue;
     }
+    if (region && region.left > 0) {
+      // A kept line of the region: the next line of the span equal to it.
+      let j = at;
+      while (j <= region.to && inLines[j] !== line) j++;
+      if (j <= region.to) {
+        region.shown.add(j);
+        region.left--;
+        at = j + 1;
+        continue;
+      }
+    }
+    closeRegion();
     // The next input line equal to it, else (a shortened line) the next one containing it.
     let j = at;
     while (j < inLines.length && inLines[j] !== line) j++;
@@ -60,9 +139,13 @@ export function markerCosts(engine, input, output) {
     close(j);
     at = j + 1;
   }
+  closeRegion();
   close(inLines.length);
   return { markers, markerTokens, costly, wasted };
 }
+
+/** A recovery handle of the length the store computes (`ccr_` and 32 hex digits). */
+const BENCH_HANDLE = "ccr_0123456789abcdef0123456789abcdef";
 
 /** Grades every broad item with and without its hint, and marker economics of the no-hint output. */
 export function gradeBroad(engine, corpus) {
@@ -71,6 +154,8 @@ export function gradeBroad(engine, corpus) {
     const hinted = gradeItem(engine, item, { baselines: false });
     const out = engine.compress(item.content, {}).output;
     const hintedOut = engine.compress(item.content, { hint: item.hint }).output;
+    // As the server and the hooks call it: with a recovery handle, which one marker then names.
+    const handled = engine.compress(item.content, { handle: BENCH_HANDLE });
     return {
       id: item.id,
       family: item.family,
@@ -80,6 +165,7 @@ export function gradeBroad(engine, corpus) {
       hinted,
       markers: markerCosts(engine, item.content, out),
       hintedMarkers: markerCosts(engine, item.content, hintedOut),
+      handledMarkers: { ...markerCosts(engine, item.content, handled.output), tokensOut: handled.tokensOut },
     };
   });
 }
@@ -118,6 +204,9 @@ export function broadSummary(rows) {
               (r) => r[g].tokensOut,
             ),
           ),
+        // With the handle the server passes: its ~20 tokens sit in one marker per output.
+        markerShareWithHandle:
+          sum(rows, (r) => r.handledMarkers.markerTokens) / sum(rows, (r) => r.handledMarkers.tokensOut),
         costlyMarkers: sum(rows, (r) => r[mk(g)].costly),
         wastedTokens: sum(rows, (r) => r[mk(g)].wasted),
       },

@@ -1,7 +1,6 @@
 // Compress throughput on 10 KB, 1 MB and 10 MB inputs built by concatenating real corpus items
 // of a few kinds (log and grep as text; JSON as one array of the corpus's JSON records), each
 // cut at a line (or record) boundary at or below the target size.
-import { measure } from "@caveman/bench";
 
 export const SIZES = [
   { label: "10 KB", bytes: 10 * 1024 },
@@ -73,36 +72,60 @@ export function throughputInputs(corpus) {
   return inputs;
 }
 
-/** MB/s (MiB) of compress for each input; fewer iterations for the large sizes. */
-export async function measureThroughput(engine, corpus) {
-  const rows = [];
+/**
+ * MB/s (MiB) of compress for each input and each engine, by wall clock (median run) and by CPU
+ * time (median run), after warm-up runs: the engine runs in a long-lived server, and V8 needs a
+ * few calls on a large input before its hot paths are optimised and the young generation has
+ * grown (the first 1 MB JSON call took 4x the steady-state time here). With two engines (after
+ * and before) the timed runs alternate, so a change in the machine's load hits both alike and
+ * their ratio holds. Fewer runs for large sizes. Returns one row list per engine.
+ */
+export async function measureThroughputs(engines, corpus) {
+  const rows = engines.map(() => []);
   for (const input of throughputInputs(corpus)) {
     const big = input.size.bytes >= 1024 * 1024;
-    let result;
-    const run = () => {
-      result = engine.compress(input.text, { hint: input.hint });
+    const results = [];
+    const run = (k) => {
+      results[k] = engines[k].compress(input.text, { hint: input.hint });
     };
-    // CPU time beside wall time: on a shared machine the wall clock also counts other processes.
-    const cpu0 = process.cpuUsage();
-    const t = await measure(run, {
-      warmup: big ? 1 : 3,
-      iterations: big ? 3 : 200,
-      minMs: big ? 0 : 300,
-    });
-    const cpu = process.cpuUsage(cpu0);
-    const cpuMs = (cpu.user + cpu.system) / 1000 / (t.n + (big ? 1 : 3));
+    for (let i = 0; i < (big ? 4 : 3); i++) for (let k = 0; k < engines.length; k++) run(k);
+    const wall = engines.map(() => []);
+    const cpu = engines.map(() => []);
+    const started = performance.now();
+    for (let i = 0; i < (big ? 5 : 200); i++) {
+      for (let k = 0; k < engines.length; k++) {
+        const c0 = process.cpuUsage();
+        const t0 = performance.now();
+        run(k);
+        wall[k].push(performance.now() - t0);
+        const c = process.cpuUsage(c0);
+        cpu[k].push((c.user + c.system) / 1000);
+      }
+      if (!big && i >= 4 && performance.now() - started >= 300 * engines.length) break;
+    }
     const mb = Buffer.byteLength(input.text) / (1024 * 1024);
-    rows.push({
-      kind: input.kind,
-      size: input.size.label,
-      bytes: Buffer.byteLength(input.text),
-      p50Ms: t.p50Ms,
-      mbPerSec: mb / (t.p50Ms / 1000),
-      cpuMs,
-      cpuMbPerSec: mb / (cpuMs / 1000),
-      reduction: result.reason ? 0 : 1 - result.tokensOut / result.tokensIn,
-      reason: result.reason ?? "",
+    engines.forEach((_, k) => {
+      const p50Ms = median(wall[k]);
+      const cpuMs = median(cpu[k]);
+      const result = results[k];
+      rows[k].push({
+        kind: input.kind,
+        size: input.size.label,
+        bytes: Buffer.byteLength(input.text),
+        p50Ms,
+        mbPerSec: mb / (p50Ms / 1000),
+        cpuMs,
+        cpuMbPerSec: mb / (cpuMs / 1000),
+        reduction: result.reason ? 0 : 1 - result.tokensOut / result.tokensIn,
+        reason: result.reason ?? "",
+      });
     });
   }
   return rows;
+}
+
+function median(xs) {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }

@@ -120,3 +120,31 @@ describe("compress over the real corpus", () => {
     }
   });
 });
+
+describe("originals that quote marker-like lines", () => {
+  it("compresses a log holding a loose [caveman: ...] line, keeps it, and stays idempotent", () => {
+    const lines = Array.from(
+      { length: 300 },
+      (_, i) =>
+        `2026-11-30 10:${String(Math.floor(i / 60)).padStart(2, "0")}:${String(i % 60).padStart(2, "0")} INFO job ${i} done`,
+    );
+    lines.splice(1, 0, "[caveman: proxy started on 127.0.0.1:7070]");
+    const input = lines.join("\n");
+    const r = compress(input);
+    expect(r.reason).toBeUndefined();
+    expect(r.output.split("\n")).toContain("[caveman: proxy started on 127.0.0.1:7070]");
+    expect(compress(r.output).output).toBe(r.output);
+  });
+
+  it("passes text under a note pointing at a stored original through (a server or hook header)", () => {
+    const toon = Array.from({ length: 300 }, (_, i) => `  ${i},item ${i},ok`).join("\n");
+    const header = "[caveman: json; ratio 0.41; 900 -> 530 tokens; lossless; retrieve ccr_0123]";
+    expect(compress(`${header}\nitems[300]{id,name,status}:\n${toon}`).reason).toBe("not_smaller");
+  });
+
+  it("passes text that already holds a marker this engine writes through", () => {
+    const lines = Array.from({ length: 300 }, (_, i) => `2026-11-30 10:00:00 INFO job ${i} done`);
+    lines.splice(5, 0, "[caveman: 12 of lines 6-20 elided; INFO]");
+    expect(compress(lines.join("\n")).reason).toBe("not_smaller");
+  });
+});

@@ -7,7 +7,7 @@
 import { detectWithValue } from "./detect.js";
 import { compressByKind } from "./dispatch.js";
 import { linesAreHonest } from "./lines.js";
-import { hasMarkerLine, nameHandleOnce } from "./markers.js";
+import { hasOwnMarker, nameHandleOnce } from "./markers.js";
 import { measureTokens } from "./tokens.js";
 import type { CompressOptions, CompressResult, ContentKind, PassReason } from "./types.js";
 
@@ -52,7 +52,7 @@ export function compress(input: string, options: CompressOptions = {}): Compress
     kind = detection.kind;
     const floor = options.floorTokens ?? DEFAULT_FLOOR_TOKENS;
     if (tokensIn < floor) return pass(text, kind, tokensIn, estimated, "below_floor");
-    if (hasMarkerLine(text)) return pass(text, kind, tokensIn, estimated, "not_smaller");
+    if (hasOwnMarker(text)) return pass(text, kind, tokensIn, estimated, "not_smaller");
     let outcome = compressByKind(text, detection, {
       ...(options.hint ? { hint: options.hint } : {}),
       ...(options.query ? { query: options.query } : {}),

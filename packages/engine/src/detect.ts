@@ -3,7 +3,9 @@
 // then a hint (a kind or the producing tool) decides, then content rules over a bounded sample of
 // lines (behind any read-tool gutter). When no rule is confident the answer is "text", which no
 // compressor restructures.
+
 import { decode, encode } from "@toon-format/toon";
+import { isStatListing } from "./diffstat.js";
 import { stripGutters } from "./gutter.js";
 import { kindFromHint } from "./hints.js";
 import { detectLanguage } from "./language.js";
@@ -210,7 +212,8 @@ function classify(lines: readonly string[], head: string): ContentKind {
   if (
     lines.some((l) => l.startsWith("diff --git ") || l.startsWith("diff --cc ")) ||
     (/^--- \S/m.test(head) && /^\+\+\+ \S/m.test(head) && /^@@@? -\d/m.test(head)) ||
-    isNormalDiff(lines)
+    isNormalDiff(lines) ||
+    isStatListing(lines)
   )
     return "diff";
   if (HTML_START.test(head) || ratio(lines, (l) => /^\s*<\/?[a-z][\w-]*[\s>/]/i.test(l)) >= 0.5)

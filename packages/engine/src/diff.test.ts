@@ -59,7 +59,9 @@ describe("diff compression", () => {
     expect(r.output).toMatch(/same change as line \d+/);
     expect(out).toContain("+  if (retries > MAX_RETRIES) throw new RetryError(retries);");
     expect(out).toContain("@@ -161,9 +161,9 @@ function f4() {");
-    expect(r.output).toContain("context");
+    // Context and headers fold without being named: the span says enough.
+    expect(out.filter((l) => l.startsWith("   const context"))).toEqual([]);
+    expect(r.output).not.toMatch(/\bcontext x\d/);
     expect(fabricatedLines(input, r.output)).toEqual([]);
   });
 
@@ -112,5 +114,63 @@ describe("diff compression", () => {
         r.output.includes(g.text) || narrow(item.content, g.query ?? g.text).output.includes(g.text);
       expect(shown, g.text).toBe(true);
     }
+  });
+});
+
+describe("diffstat listings (git log --stat)", () => {
+  const block = (sha: string, files: number) => {
+    const out = [`commit ${sha}`, `Author: A <a@example.com>`, "", `    change ${sha}`, ""];
+    for (let f = 0; f < files; f++)
+      out.push(` src/mod${f}/index.ts | ${10 + f} ${"+".repeat(5 + (f % 7))}${"-".repeat(f % 3)}`);
+    out.push(` ${files} files changed, ${files * 10} insertions(+), ${files} deletions(-)`);
+    return out;
+  };
+
+  it("keeps headers, summaries and the first files of each commit, counting the rest exactly", () => {
+    const lines = [...block("a1b2c3d", 12), ...block("e4f5a6b", 2)];
+    const input = lines.join("\n");
+    for (const hint of [undefined, "git log --stat"]) {
+      const r = compress(input, { ...(hint ? { hint } : {}), floorTokens: 0 });
+      expect(r.kind).toBe("diff");
+      expect(r.reason).toBeUndefined();
+      const out = r.output.split("\n");
+      for (const kept of [
+        "commit a1b2c3d",
+        "commit e4f5a6b",
+        " 12 files changed, 120 insertions(+), 12 deletions(-)",
+      ])
+        expect(out).toContain(kept);
+      expect(out).toContain(lines[5]);
+      expect(out).not.toContain(lines[5 + 3]);
+      // Files 4-12 of the first commit: 9 files, 13+14+...+21 changed lines.
+      expect(r.output).toContain("[caveman: lines 9-17 elided; 9 files, 153 changed lines]");
+      expect(fabricatedLines(input, r.output)).toEqual([]);
+    }
+  });
+
+  it("leaves a stat listing with patches (git log --stat -p) to the diff compressor", () => {
+    const lines = [...block("a1b2c3d", 9), "diff --git a/x.ts b/x.ts", "@@ -1,2 +1,2 @@", "-a", "+b"];
+    expect(compress(lines.join("\n"), { floorTokens: 0 }).output).not.toContain("changed lines");
+  });
+});
+
+describe("combined diffs", () => {
+  it("folds a merge resolution repeated across hunks as the same change", () => {
+    const lines = ["diff --cc src/pay.ts", "index 1111111,2222222..3333333"];
+    for (let h = 0; h < 8; h++) {
+      lines.push(`@@@ -${h * 20 + 1},5 -${h * 20 + 1},5 +${h * 20 + 1},5 @@@ function f${h}() {`);
+      lines.push(`    const head${h} = compute(${h}, "unchanged text here");`);
+      lines.push(`-   const p${h} = await repo.load(id, { limit: ${h * 7} });`);
+      lines.push(` -  const p${h} = await repo.load(id, { limit: ${h * 7}, cursor });`);
+      lines.push(`++  const p${h} = await repo.load(id, { limit: ${h * 7}, cursor, signal });`);
+      lines.push(`    const tail${h} = compute(${h}, "unchanged text here");`);
+    }
+    const input = lines.join("\n");
+    const r = compress(input, { floorTokens: 0 });
+    expect(r.kind).toBe("diff");
+    expect(r.output).toContain("++  const p0 = await repo.load(id, { limit: 0, cursor, signal });");
+    expect(r.output).not.toContain("++  const p5 = await repo.load(id, { limit: 35, cursor, signal });");
+    expect(r.output).toMatch(/same change as line 5 but for numbers x\d+/);
+    expect(fabricatedLines(input, r.output)).toEqual([]);
   });
 });

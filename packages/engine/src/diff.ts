@@ -9,7 +9,8 @@
 //   - `index`, `---` and `+++` lines under a `diff` line that already names the file;
 //   - bodies of lock, generated and vendored files, as `+added -removed`.
 // A line is context only when every parent column is blank: in a combined diff ` +` is a change.
-import { renderKept } from "./lines.js";
+import { compressStat, isStatListing } from "./diffstat.js";
+import { REGION_GAP, renderKept } from "./lines.js";
 import { plural } from "./markers.js";
 import type { Candidate, KindContext, PassReason } from "./types.js";
 import { tick } from "./work.js";
@@ -126,13 +127,23 @@ function blockSignature(
   if (dels.length === 0 && adds.length > 0 && adds.every((l) => l.includes("[-") || l.includes("{+")))
     return adds.map((l) => (l.match(WORD_CHANGE) ?? []).join(" ").replace(/\d+/g, "#")).join("\n");
   if (dels.length === adds.length) return dels.map((d, k) => pairSignature(d, adds[k]!)).join("\n");
+  // A combined diff's resolution: each parent's removed lines in turn, then the merged lines;
+  // line k of every parent pairs with merged line k, so the same resolution repeated is one change.
+  if (cols >= 2 && adds.length > 0 && dels.length % adds.length === 0)
+    return dels.map((d, k) => pairSignature(d, adds[k % adds.length]!)).join("\n");
   const mask = (t: string) => t.replace(/\d+/g, "#");
   return [...dels.map((l) => `-${mask(l)}`), ...adds.map((l) => `+${mask(l)}`)].join("\n");
 }
 
+/** Reasons a diff line is dropped that markers do not name (see the facts in compressDiff). */
+const PLAIN_ELISIONS = new Set(["context", "index/---/+++", "hunk header", "---"]);
+const SAME_CHANGE = /^same change as line (\d+)( but for numbers)?$/;
+
 /** Compresses a diff, or says why it cannot. */
 export function compressDiff(text: string, ctx: KindContext): Candidate | PassReason {
   const lines = text.split("\n");
+  // A diffstat listing (`git log --stat`) holds no hunks: its own compressor folds file lines.
+  if (isStatListing(lines)) return compressStat(text, ctx);
   const { role, file, names } = parse(lines);
   const n = lines.length;
   const keep = new Uint8Array(n).fill(1);
@@ -247,16 +258,48 @@ export function compressDiff(text: string, ctx: KindContext): Candidate | PassRe
   if (!keep.includes(0)) return "not_smaller";
   const facts = (from: number, to: number): string[] => {
     const counts = new Map<string, number>();
-    for (let i = from; i <= to; i++) counts.set(why[i]!, (counts.get(why[i]!) ?? 0) + 1);
-    const parts = [...counts].map(([w, c]) => (w.includes("generated") ? w : `${w} x${c}`));
+    // Repeated changes per line they repeat, one list for exact repeats and one for repeats
+    // whose digits differ: "same change as line 9 x2, 17 x3", "same change as line 9 but for
+    // numbers x4".
+    const exact = new Map<number, number>();
+    const numbers = new Map<number, number>();
+    for (let i = from; i <= to; i++) {
+      if (keep[i]) continue;
+      const w = why[i]!;
+      const m = SAME_CHANGE.exec(w);
+      if (m) {
+        const list = m[2] ? numbers : exact;
+        list.set(Number(m[1]), (list.get(Number(m[1])) ?? 0) + 1);
+      } else counts.set(w, (counts.get(w) ?? 0) + 1);
+    }
+    // Context, file headers and hunk headers are what any diff elides: the span says enough.
+    // Repeated changes, generated files and the like are named, as they tell what is hidden.
+    const parts = [...counts]
+      .filter(([w]) => !PLAIN_ELISIONS.has(w))
+      .map(([w, c]) => (w.includes("generated") ? w : `${w} x${c}`));
+    const refs = (list: Map<number, number>, but: string) =>
+      `same change as line ${[...list]
+        .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+        .map(([l, c], k) => `${l}${k === 0 ? but : ""} x${c}`)
+        .join(", ")}`;
+    const same = [
+      ...(exact.size > 0 ? [refs(exact, "")] : []),
+      ...(numbers.size > 0 ? [refs(numbers, " but for numbers")] : []),
+    ];
+    if (parts.length === 0) return same;
     return [
+      ...same,
       parts.length > 4
         ? `${parts.slice(0, 4).join(", ")}, ${plural(parts.length - 4, "more kind")}`
         : parts.join(", "),
     ];
   };
   return {
-    output: renderKept(lines, keep, { facts, ...(ctx.handle ? { handle: ctx.handle } : {}) }),
+    output: renderKept(lines, keep, {
+      facts,
+      regionGap: REGION_GAP,
+      ...(ctx.handle ? { handle: ctx.handle } : {}),
+    }),
     lossless: false,
   };
 }

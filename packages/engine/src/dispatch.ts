@@ -18,6 +18,9 @@ import { compressTest } from "./testout.js";
 import { compressText } from "./text.js";
 import type { Candidate, Detection, KindContext, PassReason } from "./types.js";
 
+/** A carriage return that neither ends a line nor starts a CRLF. */
+const LONE_CR = /\r(?!\n|$)/gm;
+
 /** Runs the compressor of `detection.kind`. May throw; compress() catches. */
 export function compressByKind(
   text: string,
@@ -56,7 +59,9 @@ export function compressByKind(
       return compressProse(text, ctx);
     case "terminal":
       return compressTerminal(text, ctx, (clean, inner) => {
-        const det = detectWithValue(clean, inner.hint);
+        // A line kept whole with its lone CRs (not redraws of one line) must not make the
+        // cleaned text terminal output again: detection reads those CRs as spaces.
+        const det = detectWithValue(clean.includes("\r") ? clean.replace(LONE_CR, " ") : clean, inner.hint);
         if (det.kind === "terminal") return { kind: det.kind, result: "not_smaller" };
         return { kind: det.kind, result: compressByKind(clean, det, inner) };
       });

@@ -4,7 +4,7 @@ import { corpusItem, fabricatedLines } from "./corpus.test-util.js";
 import { isMarkerLine } from "./markers.js";
 
 describe("grep compression", () => {
-  it("keeps every file name with its hit count and the first hits of each file", () => {
+  it("keeps every file name and the first hits of each file, one marker counting the rest", () => {
     const lines: string[] = [];
     for (let f = 0; f < 6; f++)
       for (let l = 1; l <= 40; l++)
@@ -15,13 +15,13 @@ describe("grep compression", () => {
     expect(r.ratio).toBeGreaterThan(0.8);
     for (let f = 0; f < 6; f++) {
       expect(r.output).toContain(`src/mod${f}/file${f}.ts:3:`);
-      expect(r.output).toMatch(
-        new RegExp(`src/mod${f}/file${f}\\.ts x37 \\(line 12\\.\\.120; 40 hits in file\\)`),
-      );
     }
+    // One region marker stands for the other hits of all six files.
     const markers = r.output.split("\n").filter(isMarkerLine);
     // A marker over a run of hits only names its line span: one hit per line.
     const count = (m: string) => {
+      const region = /(\d+) of lines \d+-\d+ elided/.exec(m);
+      if (region) return Number(region[1]);
       const span = /lines (\d+)-(\d+) elided/.exec(m);
       return span ? Number(span[2]) - Number(span[1]) + 1 : Number(/(\d+) hits? elided/.exec(m)![1]);
     };

@@ -2,7 +2,7 @@
 // every hit that matches the query or looks like an error; the rest of each file's hits fold into
 // a marker naming the file, the hit count and the line numbers it covers. File names are never lost.
 import { queryTerms } from "./json/select.js";
-import { droppedCount, renderKept } from "./lines.js";
+import { droppedCount, REGION_GAP, renderKept } from "./lines.js";
 import { severity } from "./log/template.js";
 import { compressPaths } from "./paths.js";
 import { isGrepHeading, isPathList } from "./structure.js";
@@ -93,7 +93,7 @@ export function compressGrep(text: string, ctx: KindContext): Candidate | PassRe
     let context = 0;
     for (let i = from; i <= to; i++) {
       const hit = hits[i];
-      if (!hit) continue;
+      if (!hit || keep[i]) continue;
       if (hit.context) {
         context++;
         continue;
@@ -102,7 +102,11 @@ export function compressGrep(text: string, ctx: KindContext): Candidate | PassRe
       if (list) list.push(hit.line);
       else byFile.set(hit.file, [hit.line]);
     }
-    const parts = [...byFile].slice(0, 4).map(([file, nums]) => {
+    // One file: its count, line range and total. Several (a region): none; the kept hits after
+    // the marker name every file, and per-file facts cost more tokens than they told.
+    const parts: string[] = [];
+    if (byFile.size === 1) {
+      const [file, nums] = [...byFile][0]!;
       // A loop, not Math.min(...nums): spreading 100,000+ numbers overflows the call stack.
       let lo = nums[0]!;
       let hi = lo;
@@ -110,11 +114,9 @@ export function compressGrep(text: string, ctx: KindContext): Candidate | PassRe
         if (n < lo) lo = n;
         if (n > hi) hi = n;
       }
-      return `${file} x${nums.length} (line ${lo === hi ? lo : `${lo}..${hi}`}; ${perFile.get(file)} hits in file)`;
-    });
-    if (byFile.size > 4) {
-      const rest = [...byFile].slice(4).reduce((sum, [, nums]) => sum + nums.length, 0);
-      parts.push(`${byFile.size - 4} more files x${rest}`);
+      parts.push(
+        `${file} x${nums.length} (line ${lo === hi ? lo : `${lo}..${hi}`}; ${perFile.get(file)} hits in file)`,
+      );
     }
     if (context > 0) parts.push(`${context} context lines`);
     return parts;
@@ -124,6 +126,7 @@ export function compressGrep(text: string, ctx: KindContext): Candidate | PassRe
     output: renderKept(lines, keep, {
       unit: contextLines > 0 ? "line" : "hit",
       facts,
+      regionGap: REGION_GAP,
       ...(ctx.handle ? { handle: ctx.handle } : {}),
     }),
     lossless: false,

@@ -32,7 +32,7 @@ const TOOLS: ReadonlyArray<[RegExp, ContentKind]> = [
   ],
   [/^(curl|gh api|http|httpie|jq|wget)\b/, "json"],
   [/^(journalctl|docker logs|kubectl logs|logcat|dmesg|syslog)\b|\.log\b|\/log\//, "log"],
-  [/^git log\b.*\s(-p|--patch)\b/, "diff"],
+  [/^git log\b.*\s(-p|--patch|--stat|--numstat|--shortstat)\b/, "diff"],
   [/^(node --test|python3? -m (unittest|pytest)|deno test|bun test)\b/, "test"],
   [/^(ndjson|jsonl|json lines)\b/, "ndjson"],
   [/^(csv|tsv)\b/, "table"],

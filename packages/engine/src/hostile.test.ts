@@ -130,10 +130,29 @@ describe("JSON that a parse would change passes through", () => {
   });
 });
 
+describe("terminal redraws on hostile lines", () => {
+  it("judges a line with a 400,000-character progress-like tail without cutting it", () => {
+    const earlier = `${"5 ".repeat(200_000)}x`;
+    const input = `${earlier}\r${"y".repeat(earlier.length + 5)}\n${"more\n".repeat(50)}`;
+    // Quadratic (a `...+$` regex retried from every position) ran past the test's time limit.
+    const r = compress(input);
+    // Not a redraw of the same line: kept whole, nothing dropped.
+    expect(r.output).toContain(earlier);
+  });
+});
+
+describe("diffstat detection on hostile lines", () => {
+  it("reads a line of 200,000 spaces between two words as no file line", () => {
+    // A lazy path before ` +\|` retried every split of the spaces: quadratic, past the time limit.
+    const line = ` a${" ".repeat(200_000)}b`;
+    expect(detect([line, ...Array.from({ length: 20 }, () => line)].join("\n")).kind).not.toBe("diff");
+  });
+});
+
 describe("rewrites that would change what the input says", () => {
   it("keeps a terminal line whole when a shorter redraw would leave an earlier one's tail on screen", async () => {
     const { cleanTerminal } = await import("./terminal.js");
-    expect(cleanTerminal("error: disk full\rok\nprogress 10%\rprogress 100%\n")).toBe(
+    expect(cleanTerminal("error: disk full\rok\nprogress 10%\rprogress 100%\n").text).toBe(
       "error: disk full\rok\nprogress 100%\n",
     );
   });
@@ -229,23 +248,22 @@ describe("code scanning on hostile lines", () => {
 
 describe("grep hits with dashes and digits in file names", () => {
   it("files dated names under their own names and counts context lines apart from hits", () => {
-    const out: string[] = [];
+    // One file per input: a marker over several files' hits names no file (a region marker).
     for (const day of ["2024-01-05", "2024-02-11", "2024-03-20"]) {
+      const out: string[] = [];
       const file = `migrations/${day}-init.sql`;
       for (let n = 1; n <= 12; n++) {
         out.push(`${file}-${n * 10 - 1}--- context before ${n}`);
         out.push(`${file}:${n * 10}:CREATE TABLE t${n} (id int);`);
       }
       out.push("--");
-    }
-    const input = out.join("\n");
-    const r = compress(input, { hint: "grep -rn -B1", floorTokens: 0 });
-    expect(r.reason).toBeUndefined();
-    for (const day of ["2024-01-05", "2024-02-11", "2024-03-20"])
+      const r = compress(out.join("\n"), { hint: "grep -rn -B1", floorTokens: 0 });
+      expect(r.reason).toBeUndefined();
       expect(r.output).toContain(
         `migrations/${day}-init.sql x9 (line 40..120; 12 hits in file); 9 context lines`,
       );
-    expect(r.output).not.toContain("migrations/2024 x");
+      expect(r.output).not.toContain("migrations/2024 x");
+    }
   });
 
   it("finishes the held-out adversarial inputs that once took 4 to 65 seconds", () => {

@@ -96,9 +96,46 @@ describe("HTML", () => {
 describe("terminal output", () => {
   it("strips escapes and keeps the last redraw of each line", () => {
     const esc = String.fromCharCode(27);
-    expect(cleanTerminal(`${esc}[32mok${esc}[0m\nprogress 10%\rprogress 50%\rprogress 100%\n`)).toBe(
+    expect(cleanTerminal(`${esc}[32mok${esc}[0m\nprogress 10%\rprogress 50%\rprogress 100%\n`).text).toBe(
       "ok\nprogress 100%\n",
     );
+  });
+
+  it("never cuts text that uses lone CRs as line breaks down to its last line", () => {
+    const records = Array.from(
+      { length: 200 },
+      (_, i) => `record ${i}: ${"abcdefghij"[i % 10]!.repeat(20)} end`,
+    );
+    const r = compress(records.join("\r"));
+    for (const line of records) expect(r.output).toContain(line);
+  });
+
+  it("collapses progress redraws to the last one and counts the states it dropped", () => {
+    const bar = (i: number) =>
+      `downloading ${String(i).padStart(3)}% [${"=".repeat(i >> 2)}>${" ".repeat(25 - (i >> 2))}]`;
+    const progress = Array.from({ length: 101 }, (_, i) => bar(i)).join("\r");
+    const log = Array.from(
+      { length: 100 },
+      (_, i) => `2024-01-01 10:00:${String(i % 60).padStart(2, "0")} INFO step ${i} done`,
+    );
+    const r = compress(["start", progress, ...log].join("\n"));
+    expect(r.kind).toBe("terminal");
+    const out = r.output.split("\n");
+    expect(out[0]).toBe("[caveman: 100 overwritten line states elided]");
+    expect(out).toContain(bar(100));
+    expect(r.output).not.toContain(bar(50));
+  });
+
+  it("keeps a line of different lines joined by CRs whole and still compresses the text around it", () => {
+    const joined = ["alpha line one here", "beta line two here!", "gamma line three ok"].join("\r");
+    const log = Array.from(
+      { length: 100 },
+      (_, i) => `2024-01-01 10:00:${String(i % 60).padStart(2, "0")} INFO step ${i} done`,
+    );
+    const r = compress(["a header line", joined, ...log].join("\n"));
+    expect(r.reason).toBeUndefined();
+    expect(r.output.split("\n")).toContain(joined);
+    expect(r.output).not.toContain("overwritten");
   });
 
   it("compresses real coloured vitest output as the test output underneath", () => {
@@ -112,6 +149,27 @@ describe("terminal output", () => {
 });
 
 describe("prose", () => {
+  it("folds a long changelog by section: the latest entries whole, then headings and first lines", () => {
+    const lines: string[] = ["# Changelog", ""];
+    for (let v = 40; v > 0; v--) {
+      lines.push(`## 1.${v}.0 (2026-01-${String((v % 28) + 1).padStart(2, "0")})`, "");
+      for (let k = 0; k < 5; k++)
+        lines.push(`- Fix bug number ${v * 10 + k} in the parser when reading input`);
+      lines.push("");
+    }
+    const input = lines.join("\n");
+    const r = compress(input, { hint: "CHANGELOG.md", query: "number 52" });
+    expect(r.kind).toBe("prose");
+    expect(r.ratio).toBeGreaterThan(0.3);
+    for (let v = 40; v > 0; v--) expect(r.output).toMatch(new RegExp(`^## 1\\.${v}\\.0 `, "m"));
+    // The newest release whole; an old one keeps its first lines; the query's line is kept.
+    expect(r.output).toContain("Fix bug number 404 in");
+    expect(r.output).not.toContain("Fix bug number 103 in");
+    expect(r.output).toContain("Fix bug number 52 in");
+    expect(r.output).toMatch(/\[caveman: lines \d+-\d+ elided\]/);
+    expect(compress(r.output, { hint: "CHANGELOG.md" }).output).toBe(r.output);
+  });
+
   it("drops articles, filler and hedges but keeps negations, numbers, code, URLs and headings", () => {
     const para =
       "Please note that the server is basically not able to handle more than 20 requests per second, " +
@@ -175,7 +233,7 @@ describe("plain text", () => {
     expect(r.ratio).toBeGreaterThan(0.2);
     for (const line of env) expect(r.output).toContain(line);
     expect(r.output).toContain("ERROR [api] payment provider timeout order=48213");
-    expect(r.output).toMatch(/\[caveman: lines \d+-\d+ elided; INFO like line \d+/);
+    expect(r.output).toMatch(/\[caveman: lines \d+-\d+ elided; INFO\]/);
     expect(fabricatedLines(input, r.output)).toEqual([]);
   });
 

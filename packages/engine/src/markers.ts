@@ -15,10 +15,28 @@ export function isMarkerLine(line: string): boolean {
   return line.startsWith(MARKER_OPEN) || (line.includes(MARKER_OPEN) && MARKER_LINE.test(line));
 }
 
-/** True when any line of `text` is a marker line (cheap pre-check first). */
-export function hasMarkerLine(text: string): boolean {
-  if (!text.includes(MARKER_OPEN)) return false;
-  for (const line of text.split("\n")) if (isMarkerLine(line)) return true;
+// The start of a body formatMarker writes: a line span or a count, then the verb.
+const OWN_BODY = /^(?:(?:\d+ of )?lines? \d+(?:-\d+)? |\d+ [a-z][a-z -]*? )(?:elided|skipped)(?:[ ;\]]|$)/;
+
+/**
+ * True when a line of `text` is a marker as this engine writes it, or a `[caveman: ...]` note
+ * that points at a stored original (it says `retrieve`, as the server's and the hooks' headers
+ * do): the text is (or quotes) a compressed view. A looser `[caveman: ...]` line in an original
+ * (a log line of this tool, a test fixture) is content: that text is compressed like any other.
+ */
+export function hasOwnMarker(text: string): boolean {
+  // Only the lines holding MARKER_OPEN are read (no split of the whole text).
+  for (let at = text.indexOf(MARKER_OPEN); at >= 0; ) {
+    const start = text.lastIndexOf("\n", at) + 1;
+    let end = text.indexOf("\n", at);
+    if (end < 0) end = text.length;
+    const line = text.slice(start, end);
+    if (isMarkerLine(line)) {
+      const body = line.slice(line.indexOf(MARKER_OPEN) + MARKER_OPEN.length);
+      if (OWN_BODY.test(body) || body.includes("retrieve")) return true;
+    }
+    at = text.indexOf(MARKER_OPEN, end);
+  }
   return false;
 }
 
@@ -36,6 +54,11 @@ export interface MarkerSpec {
   facts?: readonly string[];
   /** The caller's recovery handle. */
   handle?: string;
+  /**
+   * `where` is a line span that also holds kept lines, shown after the marker in order: the
+   * marker reads `N of lines a-b elided` (N lines of the span elided, the rest follow).
+   */
+  region?: boolean;
 }
 
 function oneLine(text: string): string {
@@ -66,7 +89,8 @@ function spanLength(where: string | undefined): number {
 export function formatMarker(spec: MarkerSpec): string {
   const verb = spec.verb ?? "elided";
   let body: string;
-  if (spec.where && spanLength(spec.where) === spec.count) body = `${spec.where} ${verb}`;
+  if (spec.region && spec.where) body = `${spec.count} of ${spec.where} ${verb}`;
+  else if (spec.where && spanLength(spec.where) === spec.count) body = `${spec.where} ${verb}`;
   else {
     body = `${plural(spec.count, spec.unit)} ${verb}`;
     if (spec.where) body += ` (${spec.where})`;

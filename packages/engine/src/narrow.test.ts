@@ -137,13 +137,14 @@ describe("narrow", () => {
     }
   });
 
-  it("takes the span of a marker as a query: lines 12-80, L12-80, or the marker line pasted whole", () => {
+  it("takes the span of a marker as a query: lines 12-80, L12-80, or a run or region marker pasted whole", () => {
     const want = LOG.split("\n").slice(11, 80).join("\n");
     for (const q of [
       "lines 12-80",
       "L12-80",
       "lines:12-80",
       "[caveman: lines 12-80 elided; INFO like line 4 x69]",
+      "[caveman: 61 of lines 12-80 elided; WARN like line 40 x3; INFO x58; retrieve ccr_ab]",
     ])
       expect(narrow(LOG, q).output, q).toBe(want);
     expect(narrow(LOG, "[caveman: 3 hits elided (lines 12-14); a.ts x3]").output).toBe(

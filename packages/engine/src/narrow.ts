@@ -26,7 +26,10 @@ function full(original: string, unitsTotal: number, note: string): NarrowResult 
  * whole (`[caveman: lines 12-80 elided; ...]`, whose span is what it elided).
  */
 const LINES_QUERY = /^(?:lines?\s*:?\s*|l)(\d+)(?:\s*-\s*(\d+))?$/i;
-const MARKER_SPAN = /^\s*"?\[caveman: (?:lines? (\d+)(?:-(\d+))? |\d+ \w+ \w+ \(lines? (\d+)(?:-(\d+))?\))/;
+// The run form `lines a-b elided`, the region form `N of lines a-b elided`, and the long form
+// `N units elided (lines a-b)` of earlier versions.
+const MARKER_SPAN =
+  /^\s*"?\[caveman: (?:(?:\d+ of )?lines? (\d+)(?:-(\d+))? |\d+ \w+ \w+ \(lines? (\d+)(?:-(\d+))?\))/;
 
 function linesQuery(original: string, query: string): NarrowResult | undefined {
   const q = query.trim();

@@ -4,7 +4,7 @@
 import { recordFacts } from "./json/facts.js";
 import { recordFields } from "./json/fields.js";
 import { hasErrorField, MIN_THIN_ITEMS, selectRecords } from "./json/select.js";
-import { renderKept } from "./lines.js";
+import { REGION_GAP, renderKept } from "./lines.js";
 import type { Candidate, KindContext, PassReason } from "./types.js";
 
 /** Compresses NDJSON, or says why it cannot. */
@@ -39,6 +39,7 @@ export function compressNdjson(text: string, ctx: KindContext): Candidate | Pass
   const facts = (from: number, to: number): string[] => {
     const records = [];
     for (let i = from; i <= to; i++) {
+      if (keep[i]) continue;
       const k = index.get(i);
       if (k !== undefined) records.push(fields[k]!);
     }
@@ -46,7 +47,12 @@ export function compressNdjson(text: string, ctx: KindContext): Candidate | Pass
   };
   if (kept.length === nodes.length) return "document";
   return {
-    output: renderKept(lines, keep, { unit: "record", facts, ...(ctx.handle ? { handle: ctx.handle } : {}) }),
+    output: renderKept(lines, keep, {
+      unit: "record",
+      facts,
+      regionGap: REGION_GAP,
+      ...(ctx.handle ? { handle: ctx.handle } : {}),
+    }),
     lossless: false,
   };
 }

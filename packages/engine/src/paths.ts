@@ -1,9 +1,11 @@
 // Path lists (`find`, `grep -l`, `git ls-files`, and `grep -c`'s `path:count`): paths group by
 // top directory, depth and extension (`src/ depth 3 .ts`); each group shows its first paths and any path
-// whose name (digits masked) is unique in its group, the rest fold into a marker naming the group
-// and how many paths it held. Query matches are kept. Every shown line is a line of the input.
+// whose name (digits masked) is unique in the whole list, the rest fold into a marker naming the
+// group and how many paths it held. (Unique in its group kept every file of trees repeated under
+// several top directories: pkg0/py/cart1.py, pkg1/py/cart1.py, ...) Query matches are kept. Every
+// shown line is a line of the input.
 import { queryTerms } from "./json/select.js";
-import { droppedCount, renderKept } from "./lines.js";
+import { droppedCount, REGION_GAP, renderKept } from "./lines.js";
 import { pathOf } from "./structure.js";
 import type { Candidate, KindContext, PassReason } from "./types.js";
 
@@ -32,7 +34,7 @@ export function compressPaths(text: string, ctx: KindContext): Candidate | PassR
     const path = pathOf(lines[i]!);
     if (path === undefined) continue;
     group[i] = groupOf(path);
-    const key = `${group[i]}\u0000${nameOf(path)}`;
+    const key = nameOf(path);
     names.set(key, (names.get(key) ?? 0) + 1);
   }
   const shown = new Map<string, number>();
@@ -49,7 +51,7 @@ export function compressPaths(text: string, ctx: KindContext): Candidate | PassR
     const lower = lines[i]!.toLowerCase();
     if (
       seen < FIRST_PER_GROUP ||
-      names.get(`${g}\u0000${nameOf(path)}`) === 1 ||
+      names.get(nameOf(path)) === 1 ||
       (terms.length > 0 && terms.every((t) => lower.includes(t)))
     )
       keep[i] = 1;
@@ -57,16 +59,23 @@ export function compressPaths(text: string, ctx: KindContext): Candidate | PassR
   if (droppedCount(keep, lines.length) === 0) return "document";
   const facts = (from: number, to: number): string[] => {
     const counts = new Map<string, number>();
-    for (let i = from; i <= to; i++) counts.set(group[i]!, (counts.get(group[i]!) ?? 0) + 1);
-    const parts = [...counts].map(([g, n]) => `${n} under ${g}`);
+    for (let i = from; i <= to; i++) if (!keep[i]) counts.set(group[i]!, (counts.get(group[i]!) ?? 0) + 1);
+    // "under G xN": a single group covering the whole run then drops its count (renderKept).
+    const parts = [...counts].map(([g, n]) => `under ${g} x${n}`);
+    // Two groups named at most: the kept paths around the marker show the others' directories.
     return [
-      parts.length > 3
-        ? `${parts.slice(0, 3).join(", ")}, ${parts.length - 3} more groups`
+      parts.length > 2
+        ? `${parts.slice(0, 2).join(", ")}, ${parts.length - 2} more groups`
         : parts.join(", "),
     ];
   };
   return {
-    output: renderKept(lines, keep, { unit: "path", facts, ...(ctx.handle ? { handle: ctx.handle } : {}) }),
+    output: renderKept(lines, keep, {
+      unit: "path",
+      facts,
+      regionGap: REGION_GAP,
+      ...(ctx.handle ? { handle: ctx.handle } : {}),
+    }),
     lossless: false,
   };
 }

@@ -1,7 +1,10 @@
 // Prose and markdown, by the caveman rules: drop articles, filler, pleasantries, hedges and
 // copulas; keep every negation (not, never, no, only, except), number, unit, name, code span,
 // URL and path exactly. Headings, tables, HTML, fenced and indented code pass untouched.
-// Nothing is elided, so there is no marker: words are dropped inside lines.
+// Words are dropped inside lines, with no marker; a long document with headings also folds the
+// rest of each section after its first lines into a marker (sections.ts).
+import { renderKept } from "./lines.js";
+import { sectionKeep } from "./sections.js";
 import type { Candidate, KindContext, PassReason } from "./types.js";
 
 const DROP = new Set([
@@ -97,7 +100,7 @@ function cavemanLine(line: string): string {
 }
 
 /** Compresses prose by the caveman rules, or says why it cannot. */
-export function compressProse(text: string, _ctx: KindContext): Candidate | PassReason {
+export function compressProse(text: string, ctx: KindContext): Candidate | PassReason {
   const lines = text.split("\n");
   let fence: string | undefined;
   let prevBlank = true;
@@ -117,6 +120,9 @@ export function compressProse(text: string, _ctx: KindContext): Candidate | Pass
     prevBlank = blank;
     return verbatim ? line : cavemanLine(line);
   });
-  const output = out.join("\n");
+  // A long document also folds by section (sections.ts), over the rewritten lines: markers
+  // name spans of the input, which the rewrite leaves line for line.
+  const keep = sectionKeep(lines, ctx.query);
+  const output = keep ? renderKept(out, keep, ctx.handle ? { handle: ctx.handle } : {}) : out.join("\n");
   return output === text ? "not_smaller" : { output, lossless: false };
 }

@@ -55,3 +55,16 @@ describe("tables", () => {
     expect(r.ratio).toBeGreaterThan(0.8);
   });
 });
+
+describe("table marker facts", () => {
+  it("says nothing about a column that is blank in every elided row", () => {
+    const rows = Array.from({ length: 200 }, (_, i) => `${1000 + i},user${i},,${i % 2 ? "paid" : "open"}`);
+    const input = ["id,name,note,status", ...rows].join("\n");
+    const r = compress(input, { hint: "csv" });
+    expect(r.kind).toBe("table");
+    const markers = r.output.split("\n").filter((l) => l.startsWith("[caveman: "));
+    expect(markers.length).toBeGreaterThan(0);
+    for (const m of markers) expect(m).not.toMatch(/note/);
+    expect(markers.join("\n")).toMatch(/status: /);
+  });
+});

@@ -4,7 +4,7 @@
 import { recordFacts } from "./json/facts.js";
 import type { FieldValue } from "./json/fields.js";
 import { hasErrorField, MIN_THIN_ITEMS, selectRecords } from "./json/select.js";
-import { renderKept } from "./lines.js";
+import { REGION_GAP, renderKept } from "./lines.js";
 import { alignedColumns, alignedTableStart, cellsOf, headerRow } from "./structure.js";
 import type { Candidate, KindContext, PassReason } from "./types.js";
 
@@ -171,13 +171,19 @@ export function compressTable(text: string, ctx: KindContext): Candidate | PassR
   const facts = (from: number, to: number): string[] => {
     const records: Array<Map<string, FieldValue>> = [];
     for (let k = from; k <= to; k++) {
+      if (keep[k]) continue;
       const i = rowIndex.get(k);
       if (i !== undefined) records.push(fields[i]!);
     }
     return recordFacts(records);
   };
   return {
-    output: renderKept(lines, keep, { unit: "row", facts, ...(ctx.handle ? { handle: ctx.handle } : {}) }),
+    output: renderKept(lines, keep, {
+      unit: "row",
+      facts,
+      regionGap: REGION_GAP,
+      ...(ctx.handle ? { handle: ctx.handle } : {}),
+    }),
     lossless: false,
   };
 }

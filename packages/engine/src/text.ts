@@ -34,7 +34,7 @@ export function compressText(text: string, ctx: KindContext): Candidate | PassRe
     i = j + 1;
   }
   if (!keep.includes(0)) return "document";
-  const logFacts = foldFacts(lines, rep, sev);
+  const logFacts = foldFacts(lines, rep, sev, keep);
   const output = renderKept(lines, keep, {
     // Runs never cross a region's edge: a region's first and last lines are always kept.
     facts: (from, to) => (inLog[from] ? logFacts(from, to) : [`identical to line ${from}`]),

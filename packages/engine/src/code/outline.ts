@@ -2,8 +2,8 @@
 // function and data bodies, each elision naming its line span (so `lines:a-b` retrieves exactly
 // it). C-family code goes through the bracket scanner, Python through indentation. When brackets
 // do not balance, or the outline would not re-balance, the input passes through (parse_error).
-import { stripGutters } from "../gutter.js";
-import { renderKept } from "../lines.js";
+import { hasGutter, stripGutters } from "../gutter.js";
+import { REGION_GAP, renderKept } from "../lines.js";
 import type { Candidate, KindContext, PassReason } from "../types.js";
 import { tick } from "../work.js";
 import { scanBraces } from "./scan.js";
@@ -100,6 +100,10 @@ export function compressCode(
   }
   const output = renderKept(lines, keep, {
     indent: (from) => /^\s*/.exec(code[from]!)![0],
+    // Behind a line-number gutter every kept line says where it sits, so the gaps are plain to
+    // see and one region marker names them all; bare code keeps a marker per elided body, whose
+    // span is where that body is.
+    ...(hasGutter(lines) ? { regionGap: REGION_GAP } : {}),
     ...(ctx.handle ? { handle: ctx.handle } : {}),
   });
   return { output, lossless: false };

@@ -4,9 +4,11 @@
 // rather than listed partially; a partial value list always says how many items it leaves out.
 import { type FieldValue, recordFields } from "./fields.js";
 
-const MAX_FACTS = 5;
+// Few facts, few values each: in a marker every token is paid on every later turn, and a reader
+// wanting more retrieves the span.
+const MAX_FACTS = 3;
 const MAX_VALUE_CHARS = 40;
-const MAX_LISTED = 3;
+const MAX_LISTED = 2;
 
 /** A value as the marker shows it: simple strings without their JSON quotes (fewer tokens). */
 function shown(raw: string): string {
@@ -41,13 +43,20 @@ function countsFact(name: string, values: FieldValue[], total: number): string |
   for (const fv of values) counts.set(fv.raw, (counts.get(fv.raw) ?? 0) + 1);
   if ([...counts.keys()].some((raw) => raw.length > MAX_VALUE_CHARS)) return undefined;
   const absent = total - values.length;
-  if (counts.size === 1 && absent === 0) return `${label(name)} ${shown([...counts.keys()][0]!)} (all)`;
+  if (counts.size === 1 && absent === 0) {
+    const only = [...counts.keys()][0]!;
+    // A blank table column (no text in any row) tells nothing for its tokens; a JSON string that
+    // is empty in every record is written `""` and still said.
+    return only === "" ? undefined : `${label(name)} ${shown(only)} (all)`;
+  }
   if (counts.size > 6 && counts.size > values.length / 3) return undefined;
   const sorted = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   const listed = sorted.slice(0, MAX_LISTED).map(([raw, c]) => `${shown(raw)} x${c}`);
   const rest = sorted.slice(MAX_LISTED);
   if (rest.length > 0) {
     const restCount = rest.reduce((sum, [, c]) => sum + c, 0);
+    // A list leaving most records under "other values" tells little for its tokens.
+    if (restCount * 2 > values.length) return undefined;
     listed.push(`${rest.length} other values x${restCount}`);
   }
   if (absent > 0) listed.push(`absent x${absent}`);
@@ -64,11 +73,11 @@ export function recordFacts(records: ReadonlyArray<Map<string, FieldValue>>): st
   const total = records.length;
   const perField = new Map<string, FieldValue[]>();
   for (const fields of records) {
-    for (const [name, fv] of fields) {
+    fields.forEach((fv, name) => {
       const list = perField.get(name);
       if (list) list.push(fv);
       else perField.set(name, [fv]);
-    }
+    });
   }
   const facts: string[] = [];
   for (const [name, values] of perField) {

@@ -173,7 +173,11 @@ function keyKind(key: string): 0 | 1 | 2 {
 
 /** True when a record's fields carry an error-like status value. */
 export function hasErrorField(fields: Map<string, FieldValue>): boolean {
-  for (const [key, { v }] of fields) {
+  // Keys and values walked apart: destructuring [key, value] entries allocated per field per
+  // record, and this runs on every record.
+  const values = fields.values();
+  for (const key of fields.keys()) {
+    const v = values.next().value!.v;
     const kind = keyKind(key);
     if (kind === 1 && v !== null && ERROR_VALUE.test(String(v))) return true;
     if (kind === 2 && v === false) return true;
@@ -202,13 +206,14 @@ export function selectRecords(set: RecordSet): number[] {
   // arrays rather than [index, value] pairs, which cost an allocation per field per record.
   const perField = new Map<string, { at: number[]; fvs: FieldValue[] }>();
   for (let i = 0; i < n; i++) {
-    for (const [name, fv] of fields[i]!) {
+    // forEach rather than for-of entries: no [name, value] pair allocated per field.
+    fields[i]!.forEach((fv, name) => {
       const group = perField.get(name);
       if (group) {
         group.at.push(i);
         group.fvs.push(fv);
       } else perField.set(name, { at: [i], fvs: [fv] });
-    }
+    });
   }
   for (const { at, fvs } of perField.values()) {
     if (fvs.length < n * 0.5) continue;

@@ -13,9 +13,17 @@ import { isThinnable, selectKept } from "./select.js";
  * True when `marker` costs no more tokens than the elements it would replace; otherwise they stay
  * as written. Exact counts only for short runs: a run many times the marker's length always pays.
  */
-function markerCheaper(marker: string, elided: string): boolean {
-  if (elided.length > marker.length * 6) return true;
-  return countTokens(marker) <= countTokens(elided);
+function markerCheaper(marker: string, raw: readonly string[], from: number, to: number): boolean {
+  // Their length first: joining a long run only to learn that it pays cost a copy of it.
+  let length = to - from;
+  for (let i = from; i <= to && length <= marker.length * 6; i++) length += raw[i]!.length;
+  if (length > marker.length * 6) return true;
+  return countTokens(marker) <= countTokens(joined(raw, from, to));
+}
+
+/** raw[from..to] as the array writes them, comma-separated. */
+function joined(raw: readonly string[], from: number, to: number): string {
+  return raw.slice(from, to + 1).join(",");
 }
 
 /** Objects with fewer members are never thinned. */
@@ -113,10 +121,11 @@ class Writer {
           where: `${from}-${to} of ${value.length} at ${path === "" ? "/" : path}`,
           facts: recordFacts(fields.slice(from, to + 1)),
         };
-        const elided = raw.slice(from, to + 1).join(",");
         // A run its marker would not pay for stays as written (kept neighbours always follow).
-        if (!markerCheaper(formatJsonMarker(spec), elided)) out += k < value.length ? `${elided},` : elided;
-        else {
+        if (!markerCheaper(formatJsonMarker(spec), raw, from, to)) {
+          const elided = joined(raw, from, to);
+          out += k < value.length ? `${elided},` : elided;
+        } else {
           this.elided += to - from + 1;
           out += `\n${this.marker(spec)}${k < value.length ? ",\n" : "\n"}`;
         }
@@ -156,10 +165,10 @@ class Writer {
             ...recordFacts(fields.slice(from, to + 1)),
           ],
         };
-        const elided = raw.slice(from, to + 1).join(",");
-        if (!markerCheaper(`${formatJsonMarker(spec)}:null`, elided))
+        if (!markerCheaper(`${formatJsonMarker(spec)}:null`, raw, from, to)) {
+          const elided = joined(raw, from, to);
           out += k < keys.length ? `${elided},` : elided;
-        else {
+        } else {
           this.elided += to - from + 1;
           out += `\n${this.marker(spec)}:null${k < keys.length ? ",\n" : "\n"}`;
         }

@@ -7,16 +7,13 @@
 // too many styles to compute a span that is certainly right, and the kept lines around a marker
 // carry their own.
 import { queryTerms } from "../json/select.js";
-import { droppedCount, renderKept } from "../lines.js";
+import { droppedCount, REGION_GAP, renderKept } from "../lines.js";
 import type { Candidate, KindContext, PassReason } from "../types.js";
 import { tick } from "../work.js";
 import { isContinuation, levelOf, severity, templateOf } from "./template.js";
 
 const HEAD = 3;
 const TAIL = 1;
-/** Non-error groups a marker names before the rest are counted as "others". */
-const NAMED_GROUPS = 2;
-
 /** Rare templates sharing a shape (first plain word, word count) fold when the shape repeats this often. */
 const SHAPE_MIN = 8;
 
@@ -70,14 +67,21 @@ function foldKeys(lines: readonly string[]): {
   const shapeIds = new Map<string, number>();
   const sid = new Int32Array(n).fill(-1);
   const shapeCounts: number[] = [];
+  // A shape depends on the template only: computed once per template.
+  const shapeOfTemplate = new Int32Array(counts.length).fill(-1);
   for (let i = 0; i < n; i++) {
-    if (counts[tid[i]!]! >= SHAPE_MIN) continue;
-    const shape = shapeOf(templates[i]!);
-    let id = shapeIds.get(shape);
-    if (id === undefined) {
-      id = shapeCounts.length;
-      shapeIds.set(shape, id);
-      shapeCounts.push(0);
+    const t = tid[i]!;
+    if (counts[t]! >= SHAPE_MIN) continue;
+    let id = shapeOfTemplate[t]!;
+    if (id < 0) {
+      const shape = shapeOf(templates[i]!);
+      id = shapeIds.get(shape) ?? -1;
+      if (id < 0) {
+        id = shapeCounts.length;
+        shapeIds.set(shape, id);
+        shapeCounts.push(0);
+      }
+      shapeOfTemplate[t] = id;
     }
     shapeCounts[id]!++;
     sid[i] = id;
@@ -149,41 +153,47 @@ export function planLog(
 }
 
 /**
- * Marker facts for a folded run: per (level, kept line it repeats) group, how many lines, e.g.
- * `WARN x12 like line 40, INFO x300 like line 4, DEBUG x80 like line 2, 3 others x9`. The level
- * is the word the lines themselves write; groups of error or warning lines are always named.
+ * Marker facts for the folded lines in [from, to] (kept lines skipped): warning and error lines
+ * per level as the lines write it and per kept line they repeat (`WARN like line 40 x12`), every
+ * such group named; other lines as a count per level (`INFO x300, DEBUG x80`). The kept lines
+ * they repeat are on show around the marker, so naming them for every quiet group cost more
+ * tokens than it told.
  */
-export function foldFacts(lines: readonly string[], rep: Int32Array, sev: Uint8Array) {
+export function foldFacts(
+  lines: readonly string[],
+  rep: Int32Array,
+  sev: Uint8Array,
+  keep: ArrayLike<number>,
+) {
   return (from: number, to: number): string[] => {
-    // level -> (reference -> count); a reference is the kept line the folded line repeats.
-    const groups = new Map<string, { severe: boolean; refs: Map<string, number>; count: number }>();
+    // severe: level -> (reference -> count); quiet: level -> count.
+    const severe = new Map<string, Map<number, number>>();
+    const quiet = new Map<string, number>();
     for (let i = from; i <= to; i++) {
-      const r = rep[i]!;
+      if (keep[i]) continue;
       const level = levelOf(lines[i]!);
-      const ref = r >= 0 ? `${r + 1}` : r <= -2 ? `shaped ${-r - 1}` : "other";
-      let g = groups.get(level);
-      if (!g) {
-        g = { severe: false, refs: new Map(), count: 0 };
-        groups.set(level, g);
-      }
-      g.severe ||= sev[i]! > 0;
-      g.count++;
-      g.refs.set(ref, (g.refs.get(ref) ?? 0) + 1);
+      if (sev[i]! > 0 && rep[i]! >= 0) {
+        let refs = severe.get(level);
+        if (!refs) {
+          refs = new Map();
+          severe.set(level, refs);
+        }
+        refs.set(rep[i]!, (refs.get(rep[i]!) ?? 0) + 1);
+      } else if (level) quiet.set(level, (quiet.get(level) ?? 0) + 1);
     }
-    const sorted = [...groups].sort(
-      ([a, x], [b, y]) => Number(y.severe) - Number(x.severe) || y.count - x.count || (a < b ? -1 : 1),
-    );
     const parts: string[] = [];
-    for (const [level, g] of sorted) {
-      const refs = [...g.refs].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-      // Warning and error groups name every line they repeat; others their top NAMED_GROUPS.
-      const named = g.severe ? refs : refs.slice(0, NAMED_GROUPS);
-      const rest = refs.slice(named.length);
-      const list = named.map(([ref, c]) => `${ref} x${c}`);
-      if (rest.length > 0) list.push(`${rest.length} more x${rest.reduce((n, [, c]) => n + c, 0)}`);
-      parts.push(`${level ? `${level} ` : ""}like line ${list.join(", ")}`);
+    for (const [level, refs] of [...severe].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
+      const list = [...refs]
+        .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+        .map(([r, c]) => `${r + 1} x${c}`)
+        .join(", ");
+      parts.push(`${level ? `${level} ` : ""}like line ${list}`);
     }
-    return [parts.join("; ")];
+    const counts = [...quiet]
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .map(([l, c]) => `${l} x${c}`);
+    if (counts.length > 0) parts.push(counts.join(", "));
+    return parts.length > 0 ? [parts.join("; ")] : [];
   };
 }
 
@@ -193,7 +203,8 @@ export function compressLog(text: string, ctx: KindContext): Candidate | PassRea
   const { keep, rep, sev } = planLog(lines, ctx);
   if (droppedCount(keep, lines.length) === 0) return "document";
   const output = renderKept(lines, keep, {
-    facts: foldFacts(lines, rep, sev),
+    facts: foldFacts(lines, rep, sev, keep),
+    regionGap: REGION_GAP,
     ...(ctx.handle ? { handle: ctx.handle } : {}),
   });
   return { output, lossless: false };
