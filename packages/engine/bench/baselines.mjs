@@ -5,7 +5,7 @@
 const TRUNCATION_MARK = "... (truncated) ...";
 
 /** Tokens of compact JSON for JSON items, else null. */
-export function minifiedTokens(engine, item) {
+function minifiedTokens(engine, item) {
   if (item.kind !== "json") return null;
   try {
     return engine.countTokens(JSON.stringify(JSON.parse(item.content)));
@@ -15,7 +15,7 @@ export function minifiedTokens(engine, item) {
 }
 
 /** Tokens of the TOON encoding alone for JSON items, else null. */
-export function toonTokens(engine, item) {
+function toonTokens(engine, item) {
   if (item.kind !== "json") return null;
   const res = engine.toonEncode(item.content);
   return res.ok ? res.tokensOut : null;

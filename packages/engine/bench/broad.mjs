@@ -48,7 +48,7 @@ const REGION = /\[caveman: (\d+) of lines? (\d+)(?:-(\d+))? /;
  * the kept lines around it; a region marker replaces the lines of its span that the kept lines
  * after it do not show; a JSON marker, the elements or members its span names.
  */
-export function markerCosts(engine, input, output) {
+function markerCosts(engine, input, output) {
   const inLines = input.split("\n");
   const outLines = output.split("\n");
   let markerTokens = 0;

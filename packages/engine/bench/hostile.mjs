@@ -5,7 +5,7 @@
 import { spawnSync } from "node:child_process";
 
 /** name -> source of a function body returning { text, op, query? } (runs in the child). */
-export const HOSTILE = {
+const HOSTILE = {
   "[ x250,000": `return { text: "[".repeat(250000) };`,
   '" x250,000': `return { text: '"'.repeat(250000) };`,
   "3 lines of 80,000 random letters": `let s = 7; const rnd = () => (s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;

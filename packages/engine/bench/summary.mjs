@@ -3,7 +3,7 @@
 // reduction targets next to the achieved medians.
 
 /** Reduction targets from the issue (median token reduction per kind). */
-export const TARGETS = { json: 0.8, log: 0.85, grep: 0.8, test: 0.8, diff: 0.5, code: 0.4, prose: 0.3 };
+const TARGETS = { json: 0.8, log: 0.85, grep: 0.8, test: 0.8, diff: 0.5, code: 0.4, prose: 0.3 };
 
 export function median(values) {
   const v = values.filter((x) => typeof x === "number" && Number.isFinite(x)).sort((a, b) => a - b);

@@ -2,7 +2,7 @@
 // of a few kinds (log and grep as text; JSON as one array of the corpus's JSON records), each
 // cut at a line (or record) boundary at or below the target size.
 
-export const SIZES = [
+const SIZES = [
   { label: "10 KB", bytes: 10 * 1024 },
   { label: "1 MB", bytes: 1024 * 1024 },
   { label: "10 MB", bytes: 10 * 1024 * 1024 },

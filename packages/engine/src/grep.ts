@@ -17,9 +17,9 @@ const CONTEXT = /^([^\s:][^:\n]*?)-(\d+)-/;
 const CONTEXT_LINE_NO = /^(\d+)-/;
 const HEADING_HIT = /^(\d+)([:-])/;
 /** Hits shown per file before the rest fold. */
-export const HITS_PER_FILE = 3;
+const HITS_PER_FILE = 3;
 /** Error-looking hits shown per file beyond the first ones. */
-export const ERROR_HITS_PER_FILE = 3;
+const ERROR_HITS_PER_FILE = 3;
 
 interface Hit {
   file: string;

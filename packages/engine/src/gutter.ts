@@ -4,7 +4,7 @@
 const GUTTER = /^ *\d+(?:\t|→)/;
 
 /** Length of the gutter prefix of `line` (0 when it has none). */
-export function gutterLength(line: string): number {
+function gutterLength(line: string): number {
   const m = GUTTER.exec(line);
   return m ? m[0].length : 0;
 }

@@ -40,7 +40,7 @@ const NAMED: Record<string, string> = {
 };
 
 /** Decodes named and numeric character references; unknown ones stay as written. */
-export function decodeEntities(text: string): string {
+function decodeEntities(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, body: string) => {
     if (body[0] === "#") {
       const code =

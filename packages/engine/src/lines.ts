@@ -31,16 +31,11 @@ export function linesAreHonest(input: string, output: string): boolean {
   return true;
 }
 
-/** Splits into lines on "\n"; a "\r" before it stays part of the line. */
-export function splitLines(text: string): string[] {
-  return text.split("\n");
-}
-
 /**
  * Facts for the dropped lines in [from, to] (0-based inclusive line indices). With regions
  * (RenderOptions.regionGap) the range may hold kept lines too: facts must skip them.
  */
-export type RunFacts = (from: number, to: number) => readonly string[];
+type RunFacts = (from: number, to: number) => readonly string[];
 
 export interface RenderOptions {
   /** Singular unit name in markers (default "line"). */
@@ -65,7 +60,7 @@ export interface RenderOptions {
 export const REGION_GAP = 16;
 
 /** A marker must stand for at least this many times its own tokens, else the lines stay. */
-export const MARKER_PAYBACK = 2;
+const MARKER_PAYBACK = 2;
 
 /**
  * True when the dropped lines cost at least MARKER_PAYBACK times the marker's tokens. Exact

@@ -15,7 +15,7 @@ import { jsonUnits, textUnits, type Unit } from "./narrow/units.js";
 import type { NarrowOptions, NarrowResult } from "./types.js";
 
 /** Default number of units a narrowed view shows. */
-export const DEFAULT_NARROW_LIMIT = 20;
+const DEFAULT_NARROW_LIMIT = 20;
 
 function full(original: string, unitsTotal: number, note: string): NarrowResult {
   return { output: original, full: true, unitsTotal, unitsShown: unitsTotal, note };

@@ -109,7 +109,7 @@ function timedShape(line: string): string {
 }
 
 /** Lines a log region must hold before it is folded as a log inside other text. */
-export const MIN_LOG_REGION = 30;
+const MIN_LOG_REGION = 30;
 
 /**
  * Log regions inside text that is not a log as a whole (a CI transcript, a terminal session):

@@ -18,7 +18,7 @@ export interface TokenCount {
 }
 
 /** Runs of one character class longer than this are counted in slices of this size. */
-export const LONG_RUN = 256;
+const LONG_RUN = 256;
 
 /** The o200k pre-tokenizer's classes, roughly: 0 letter (any non-ASCII too), 1 digit, 2 space, 3 punctuation. */
 function charClass(c: number): number {

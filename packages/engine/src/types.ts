@@ -89,7 +89,7 @@ export interface Candidate {
 }
 
 /** A token count as measureTokens returns it. */
-export interface TokenCountLike {
+interface TokenCountLike {
   tokens: number;
   estimated: boolean;
 }

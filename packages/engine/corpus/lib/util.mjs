@@ -11,7 +11,7 @@ export const corpusDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const engineDir = resolve(corpusDir, "..");
 export const repoRoot = resolve(engineDir, "..", "..");
 export const engineModules = join(engineDir, "node_modules");
-export const pnpmStore = join(repoRoot, "node_modules", ".pnpm");
+const pnpmStore = join(repoRoot, "node_modules", ".pnpm");
 export const pyStdlib = "/root/.pyenv/versions/3.11.7/lib/python3.11";
 
 /** Directory of an installed package version inside the pnpm store. */
@@ -104,9 +104,6 @@ export function gold(text, query, note) {
   if (note !== undefined) g.note = note;
   return g;
 }
-
-/** The commit whose lockfile and files pin the inputs taken from this repository. */
-export const pinnedCommit = "15983fd";
 
 /** Copy corpus/project/<sub> into `dest`, dropping the `.txt` that keeps linters off the planted bugs. */
 export function copyProject(sub, dest) {

@@ -7,7 +7,7 @@ import type { Candidate } from "../types.js";
 import { itemTexts, thinJson } from "./thin.js";
 
 /** Above this many characters TOON is skipped: encoding and verifying it costs ~150 ms per MB. */
-export const TOON_MAX_CHARS = 262_144;
+const TOON_MAX_CHARS = 262_144;
 const LOSSY_MUST_BEAT = 0.8;
 /** A thinned array this share of compact JSON's characters wins without counting compact JSON. */
 const CLEAR_WIN_CHARS = 0.4;

@@ -2,7 +2,7 @@
 // value counts that sum to the elided count, numeric ranges written as in the source, and id
 // coverage ("id 1000..1024, 25 distinct"). Fields that vary too much to summarise are left out
 // rather than listed partially; a partial value list always says how many items it leaves out.
-import { type FieldValue, recordFields } from "./fields.js";
+import type { FieldValue } from "./fields.js";
 
 // Few facts, few values each: in a marker every token is paid on every later turn, and a reader
 // wanting more retrieves the span.
@@ -61,11 +61,6 @@ function countsFact(name: string, values: FieldValue[], total: number): string |
   }
   if (absent > 0) listed.push(`absent x${absent}`);
   return `${label(name)}: ${listed.join(", ")}`;
-}
-
-/** Facts for the marker that replaces `elided` (elements of one array). */
-export function elidedFacts(elided: readonly unknown[]): string[] {
-  return recordFacts(elided.map((value) => recordFields(value)));
 }
 
 /** Facts about exactly these records (flattened primitive fields). */

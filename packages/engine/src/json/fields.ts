@@ -2,7 +2,7 @@
 // item selection and the marker facts so both look at the same values. `raw` is the value as
 // compact JSON writes it, which is how thinned output quotes it.
 /** A JSON value as JSON.parse returns it. */
-export type JsonPrimitive = string | number | boolean | null;
+type JsonPrimitive = string | number | boolean | null;
 
 /** A primitive field value and its exact compact-JSON text. */
 export interface FieldValue {
@@ -58,7 +58,7 @@ export function recordFields(value: unknown): Map<string, FieldValue> {
 export { isRecord };
 
 /** Median of a non-empty numeric list. */
-export function median(values: readonly number[]): number {
+function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;

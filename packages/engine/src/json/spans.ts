@@ -5,9 +5,9 @@
 import { EngineError } from "../errors.js";
 
 /** Maximum nesting the span parser follows (recursion guard against hostile input). */
-export const MAX_DEPTH = 400;
+const MAX_DEPTH = 400;
 
-export type JsonPrimitive = string | number | boolean | null;
+type JsonPrimitive = string | number | boolean | null;
 
 /** A parsed JSON value with its [s, e) offsets in the source. */
 export type JNode =

@@ -1,3 +1,4 @@
+import { propertyParams } from "@caveman/test-kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compress } from "../compress.js";
@@ -16,7 +17,7 @@ describe("log compression", () => {
       fc.property(fc.string({ unit: chars, maxLength: 60 }), (line) => {
         expect(templateOf(line)).toBe(line.replace(VARIABLE, "#").replace(BRACKETED_REFERENCE, "[#]"));
       }),
-      { numRuns: 3000 },
+      propertyParams(3000),
     );
   });
 

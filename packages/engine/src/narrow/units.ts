@@ -104,7 +104,7 @@ function lineOf(text: string): (offset: number) => number {
 }
 
 /** The array or keyed collection with the most elements (members) anywhere in the tree. */
-export function largestContainer(root: JNode): JNode | undefined {
+function largestContainer(root: JNode): JNode | undefined {
   let best: JNode | undefined;
   let size = 0;
   const stack: JNode[] = [root];
