@@ -51,8 +51,8 @@ export function shrink(req: ShrinkRequest, ctx: HookContext): Shrunk | { pass: s
   // Encoded and hashed once: the stand-in cites this handle, and the store keeps the same bytes.
   const original = prepareOriginal(req.text);
   const { handle } = original;
+  // No handle for the engine: the recovery line names it once; markers naming it too cost tokens.
   const result = compress(req.text, {
-    handle,
     floorTokens: settings.floorTokens,
     ...(req.hint ? { hint: req.hint } : {}),
   });

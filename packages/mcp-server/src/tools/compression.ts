@@ -88,7 +88,7 @@ export async function compressInput(
   { input, hint, query }: CompressArgs,
   signal?: AbortSignal,
 ): Promise<CompressReport> {
-  // Encoded and hashed once: the engine cites this handle, and the store keeps the same bytes.
+  // Encoded and hashed once: the note cites this handle, and the store keeps the same bytes.
   // A lone surrogate throws invalid_original here, as before any engine work.
   const original = prepareOriginal(input);
   const { handle } = original;
@@ -101,7 +101,9 @@ export async function compressInput(
       estimated: count.estimated,
     });
   }
-  const outcome = await deps.engine.run({ op: "compress", input, options: { hint, query, handle } }, signal);
+  // The handle is not passed to the engine: the closing note names it once, and a marker naming it
+  // again would cost about 20 tokens per result for nothing.
+  const outcome = await deps.engine.run({ op: "compress", input, options: { hint, query } }, signal);
   if (!outcome.ok) {
     // The engine promises never to throw; if it does, dies, or runs out of time, the input still
     // goes back untouched. The token figure is then a rough size estimate, and says so.
