@@ -6,7 +6,7 @@ describe("propertyParams", () => {
   it("keeps the nominal run count on an idle machine", () => {
     const p = propertyParams(500, { machine: { cores: 2, load1: 0.5 } });
     expect(p).toMatchObject({ numRuns: 500, seed: PROPERTY_SEED, markInterruptAsFailure: false });
-    expect(p.interruptAfterTimeLimit).toBeGreaterThan(0);
+    expect(p.plugins).toHaveLength(1);
   });
   it("scales down with the load per core, not below the floor", () => {
     expect(loadFactor({ cores: 2, load1: 8 })).toBe(0.25);
@@ -36,9 +36,46 @@ describe("propertyParams", () => {
         const until = Date.now() + 5;
         while (Date.now() < until) {}
       }),
-      propertyParams(10_000, { budgetMs: 50, machine: { cores: 1, load1: 0 } }),
+      propertyParams(10_000, { budgetMs: 50, minRuns: 10, machine: { cores: 1, load1: 0 } }),
     );
-    expect(runs).toBeGreaterThan(0);
+    expect(runs).toBeGreaterThanOrEqual(10);
     expect(runs).toBeLessThan(10_000);
+  });
+  it("always does the floor of runs, however slow each run is against the budget", () => {
+    let runs = 0;
+    fc.assert(
+      fc.property(fc.integer(), () => {
+        runs++;
+        const until = Date.now() + 5;
+        while (Date.now() < until) {}
+      }),
+      propertyParams(200, { budgetMs: 1, minRuns: 30, machine: { cores: 1, load1: 0 } }),
+    );
+    expect(runs).toBeGreaterThanOrEqual(30);
+    expect(runs).toBeLessThan(200);
+  });
+  it("does the floor of an async property too, then stops on the budget", async () => {
+    let runs = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.integer(), async () => {
+        runs++;
+        await new Promise((r) => setTimeout(r, 2));
+      }),
+      propertyParams(300, { budgetMs: 1, minRuns: 25, machine: { cores: 1, load1: 0 } }),
+    );
+    expect(runs).toBeGreaterThanOrEqual(25);
+    expect(runs).toBeLessThan(300);
+  });
+  it("still reports a failing property found after the budget ran out", () => {
+    expect(() =>
+      fc.assert(
+        fc.property(fc.nat(), (n) => {
+          const until = Date.now() + 2;
+          while (Date.now() < until) {}
+          return n < 5;
+        }),
+        propertyParams(100, { budgetMs: 1, minRuns: 100, machine: { cores: 1, load1: 0 } }),
+      ),
+    ).toThrow(/Counterexample/);
   });
 });
