@@ -1,6 +1,6 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
-import { loadFactor, PROPERTY_SEED, propertyParams } from "./properties.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { loadFactor, PROPERTY_SEED, PROPERTY_SEED_ENV, propertyParams } from "./properties.js";
 
 describe("propertyParams", () => {
   it("keeps the nominal run count on an idle machine", () => {
@@ -77,5 +77,31 @@ describe("propertyParams", () => {
         propertyParams(100, { budgetMs: 1, minRuns: 100, machine: { cores: 1, load1: 0 } }),
       ),
     ).toThrow(/Counterexample/);
+  });
+});
+
+describe("seed override for exploration", () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+  it("takes CAVEMAN_PROPERTY_SEED over the fixed seed and over a test's own seed", () => {
+    vi.stubEnv(PROPERTY_SEED_ENV, "42");
+    expect(propertyParams(10).seed).toBe(42);
+    expect(propertyParams(10, { seed: 13 }).seed).toBe(42);
+  });
+  it("keeps the fixed or named seed when the variable is unset or blank", () => {
+    vi.stubEnv(PROPERTY_SEED_ENV, "");
+    expect(propertyParams(10).seed).toBe(PROPERTY_SEED);
+    expect(propertyParams(10, { seed: 13 }).seed).toBe(13);
+  });
+  it("draws a fresh integer seed for `random`", () => {
+    vi.stubEnv(PROPERTY_SEED_ENV, "random");
+    const seeds = new Set(Array.from({ length: 8 }, () => propertyParams(10).seed));
+    for (const seed of seeds) expect(Number.isSafeInteger(seed)).toBe(true);
+    expect(seeds.size).toBeGreaterThan(1);
+  });
+  it("rejects a value that is not a seed, naming the variable", () => {
+    vi.stubEnv(PROPERTY_SEED_ENV, "12abc");
+    expect(() => propertyParams(10)).toThrow(/CAVEMAN_PROPERTY_SEED=12abc/);
   });
 });

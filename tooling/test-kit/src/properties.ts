@@ -5,12 +5,15 @@
 // timeout; the budget never cuts a run below the floor, so a slow machine cannot turn a property
 // test into one that checks nothing. The seed is fixed, so the cases checked are the same on
 // every run: a smaller run count checks a prefix of the same sequence, and a failure reproduces by
-// rerunning.
+// rerunning. CAVEMAN_PROPERTY_SEED overrides the seed for exploration (a number, or `random`).
 import { availableParallelism, loadavg } from "node:os";
 import type { Parameters, Plugin } from "fast-check";
 
 /** The fixed seed every property test uses unless it names its own. */
 export const PROPERTY_SEED = 20_261_201;
+
+/** Environment variable that overrides every property test's seed: an integer, or `random`. */
+export const PROPERTY_SEED_ENV = "CAVEMAN_PROPERTY_SEED";
 
 /** What the machine looks like right now. */
 export interface MachineLoad {
@@ -20,7 +23,7 @@ export interface MachineLoad {
 }
 
 export interface PropertyOptions {
-  /** Seed (default PROPERTY_SEED). */
+  /** Seed (default PROPERTY_SEED); CAVEMAN_PROPERTY_SEED, when set, wins over both. */
   seed?: number;
   /**
    * Wall-clock budget in ms after which no new run starts once the floor is done (default 10 s,
@@ -44,6 +47,18 @@ export function machineLoad(): MachineLoad {
 export function loadFactor(machine: MachineLoad): number {
   const perCore = machine.load1 / Math.max(1, machine.cores);
   return perCore <= 1 ? 1 : 1 / perCore;
+}
+
+/** The seed to use: the environment's override, else the test's own, else PROPERTY_SEED. */
+export function propertySeed(own?: number): number {
+  const raw = process.env[PROPERTY_SEED_ENV]?.trim();
+  if (raw === undefined || raw === "") return own ?? PROPERTY_SEED;
+  // fast-check prints the seed of a failing run, so a random one can be replayed by setting it.
+  if (raw === "random") return (Math.random() * 0x7fff_ffff) | 0;
+  const seed = Number(raw);
+  if (!Number.isSafeInteger(seed))
+    throw new Error(`${PROPERTY_SEED_ENV}=${raw} is not an integer seed (or "random")`);
+  return seed;
 }
 
 // fast-check's own interruptAfterTimeLimit counts from the start regardless of how many runs are
@@ -96,7 +111,7 @@ export function propertyParams<T = unknown>(runs = 100, options: PropertyOptions
   const numRuns = Math.max(floor, Math.round(runs * loadFactor(options.machine ?? machineLoad())));
   return {
     numRuns,
-    seed: options.seed ?? PROPERTY_SEED,
+    seed: propertySeed(options.seed),
     plugins: [budgetAfterFloor<T>(floor, options.budgetMs ?? 10_000)],
     markInterruptAsFailure: false,
   };
