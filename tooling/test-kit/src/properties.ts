@@ -50,7 +50,7 @@ export function loadFactor(machine: MachineLoad): number {
 }
 
 /** The seed to use: the environment's override, else the test's own, else PROPERTY_SEED. */
-export function propertySeed(own?: number): number {
+function propertySeed(own?: number): number {
   const raw = process.env[PROPERTY_SEED_ENV]?.trim();
   if (raw === undefined || raw === "") return own ?? PROPERTY_SEED;
   // fast-check prints the seed of a failing run, so a random one can be replayed by setting it.
