@@ -80,7 +80,9 @@ function budgetAfterFloor<T>(floor: number, budgetMs: number): Plugin<T> {
   return () => {
     const deadline = Date.now() + budgetMs;
     let passed = 0;
-    let failed = false;
+    // Set when a counterexample is found: shrinking then gets a budget of its own, and an
+    // interrupted shrink still reports the smallest counterexample found so far.
+    let shrinkDeadline: number | undefined;
     // A run yields null when it passed, a precondition failure when skipped, else the failure.
     const note = <R>(out: R): R => {
       if (out === null) passed++;
@@ -88,13 +90,13 @@ function budgetAfterFloor<T>(floor: number, budgetMs: number): Plugin<T> {
         typeof out === "object" &&
         (out as { footprint?: unknown }).footprint !== PRECONDITION_FOOTPRINT
       )
-        failed = true;
+        shrinkDeadline ??= Date.now() + budgetMs;
       return out;
     };
     return {
       decorateRun: (nestedRun) => (value) => {
-        // Once a counterexample is found, shrinking runs to the end: its report is the point.
-        if (!failed && passed >= floor && Date.now() >= deadline)
+        const now = Date.now();
+        if (shrinkDeadline === undefined ? passed >= floor && now >= deadline : now >= shrinkDeadline)
           return interruption() as unknown as ReturnType<typeof nestedRun>;
         const out = nestedRun(value);
         if (out !== null && typeof out === "object" && "then" in out)
