@@ -29,5 +29,17 @@ describe("workspace exports", () => {
         expect(target.import, subpath).toMatch(/^\.\/dist\/.+\.js$/);
       }
     });
+    // src/ is not in `files`: a published manifest keeping the condition would name files the
+    // tarball lacks, so a public library publishes the same exports without it.
+    if (!pkg.private)
+      it(`${pkg.name}: publishes its exports without ${SOURCE_CONDITION}`, () => {
+        const published = Object.fromEntries(
+          Object.entries(pkg.exports).map(([subpath, target]) => [
+            subpath,
+            Object.fromEntries(Object.entries(target).filter(([c]) => c !== SOURCE_CONDITION)),
+          ]),
+        );
+        expect(pkg.publishConfig?.exports).toEqual(published);
+      });
   }
 });

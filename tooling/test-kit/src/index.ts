@@ -6,6 +6,7 @@ export {
   type MachineLoad,
   machineLoad,
   PROPERTY_SEED,
+  PROPERTY_SEED_ENV,
   type PropertyOptions,
   propertyParams,
 } from "./properties.js";

@@ -57,3 +57,11 @@ describe("scratchDir", () => {
     s.cleanup();
   });
 });
+
+// The kit's end-of-file sweep is registered when this file imports it, before this hook, so it
+// runs after this hook: an owner's own root-level cleanup still finds its directory.
+const ownedToTheEnd = scratchDir("kit-owned-");
+afterAll(() => {
+  expect(existsSync(ownedToTheEnd.dir)).toBe(true);
+  ownedToTheEnd.cleanup();
+});

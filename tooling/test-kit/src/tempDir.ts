@@ -4,7 +4,9 @@
 // `tempDir` removes its directory when the current test finishes; called outside a running test
 // (at collection, in a describe block) it removes it after the enclosing suite instead. A
 // `scratchDir` is removed when its owner says so (a store must close before its directory goes).
-// Whatever is still there when the test process exits is removed then, so nothing leaks.
+// Whatever a test file leaves behind is removed when that file's tests are done (vitest ends its
+// worker processes with SIGTERM, so a process "exit" hook alone never runs there), and at process
+// exit outside vitest, so nothing leaks.
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -31,16 +33,28 @@ function remove(dir: string): void {
 function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
-  process.once("exit", () => {
-    for (const dir of [...pending]) {
-      try {
-        remove(dir);
-      } catch {
-        // Too late to report anywhere useful: the process is exiting.
-      }
-    }
-  });
+  // Too late to report a failed removal anywhere useful: the process is exiting.
+  process.once("exit", sweep);
 }
+
+function sweep(): void {
+  for (const dir of [...pending]) {
+    try {
+      remove(dir);
+    } catch {
+      // Left in `pending`: the exit hook tries again.
+    }
+  }
+}
+
+// Evaluated while vitest collects the test file that imports this module (each file gets its own
+// module instance), so this registers on the file's root suite. Root after-hooks unwind as a
+// stack, and this one is registered before any of the file's own, so it runs after them: every
+// owner has closed its store and had its chance to clean up before the sweep. Outside a vitest
+// collection afterAll throws and only the exit hook applies.
+try {
+  afterAll(sweep);
+} catch {}
 
 /** A fresh private directory named `<prefix>XXXXXX`; remove it with `cleanup()`. */
 export function scratchDir(prefix = "caveman-test-"): ScratchDir {
