@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -167,6 +168,42 @@ describe("undo after a crash between journaling and writing", () => {
     expect(r.written).toBe(true);
     expect(bytes("a.txt").toString()).toBe("a\n");
     expect((await failure(editor.undo({ path: "a.txt" }))).code).toBe("nothing_to_undo");
+  });
+
+  // A real process killed at the exact point, not a file rewritten by the test.
+  const crashEdit = (root: string, journalDir: string, phase: string, content: string) => {
+    const worker = join(import.meta.dirname, "fixtures", "crash-worker.mjs");
+    const r = spawnSync(process.execPath, [worker, root, journalDir, join(root, "a.txt"), phase, content]);
+    expect(`${r.signal} ${r.stderr}`).toBe("SIGKILL ");
+  };
+
+  it("a process killed after journaling, before the rename: file untouched, undo skips its entry", async () => {
+    const { editor, file, bytes, root, journalDir } = setup();
+    file("a.txt", "a\n");
+    await editor.replace({ path: "a.txt:1", content: "b" });
+    crashEdit(root, journalDir, "journal", "c");
+    expect(bytes("a.txt").toString()).toBe("b\n");
+    // The killed writer's temp file goes with the next write; the edit after the crash is journaled.
+    await editor.replace({ path: "a.txt:1", content: "d" });
+    expect(readdirSync(root)).toEqual(["a.txt"]);
+    await editor.undo({ path: "a.txt" });
+    expect(bytes("a.txt").toString()).toBe("b\n");
+    await editor.undo({ path: "a.txt" });
+    expect(bytes("a.txt").toString()).toBe("a\n");
+    expect((await failure(editor.undo({ path: "a.txt" }))).code).toBe("nothing_to_undo");
+  });
+
+  it("a process killed after the rename, before trimming the journal: undo undoes that edit", async () => {
+    const { editor, file, bytes, root, journalDir } = setup({ journalDepth: 2 });
+    file("a.txt", "a\n");
+    await editor.replace({ path: "a.txt:1", content: "b" });
+    await editor.replace({ path: "a.txt:1", content: "c" });
+    crashEdit(root, journalDir, "write", "d");
+    expect(bytes("a.txt").toString()).toBe("d\n");
+    await editor.undo({ path: "a.txt" });
+    expect(bytes("a.txt").toString()).toBe("c\n");
+    await editor.undo({ path: "a.txt" });
+    expect(bytes("a.txt").toString()).toBe("b\n");
   });
 
   it("still reads an entry of the older two-file layout", async () => {
