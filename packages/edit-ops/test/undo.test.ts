@@ -206,6 +206,18 @@ describe("undo after a crash between journaling and writing", () => {
     expect(bytes("a.txt").toString()).toBe("b\n");
   });
 
+  it("an undo killed after its rename, before dropping its entry: the next undo goes one further", async () => {
+    const { editor, file, bytes, root, journalDir } = setup();
+    file("a.txt", "a\n");
+    await editor.replace({ path: "a.txt:1", content: "b" });
+    await editor.replace({ path: "a.txt:1", content: "c" });
+    crashEdit(root, journalDir, "write", "<undo>");
+    expect(bytes("a.txt").toString()).toBe("b\n");
+    await editor.undo({ path: "a.txt" });
+    expect(bytes("a.txt").toString()).toBe("a\n");
+    expect((await failure(editor.undo({ path: "a.txt" }))).code).toBe("nothing_to_undo");
+  });
+
   it("still reads an entry of the older two-file layout", async () => {
     const { editor, file, journalDir, bytes } = setup();
     file("a.txt", "one\ntwo\n");
