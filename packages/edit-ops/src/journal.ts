@@ -213,8 +213,9 @@ export interface PendingUndo {
 
 /**
  * The newest entry for a file, checked against the current bytes; `conflict` if they differ.
- * An entry whose edit never landed (the file still holds its before-state: the process died
- * between journaling and replacing the file) is dropped and the one below it is used.
+ * An entry whose edit never landed (the file still holds its before-state, or is still absent
+ * for a creation: the process died between journaling and replacing the file, or an undo died
+ * before dropping the entry) is dropped and the one below it is used.
  */
 export async function prepareUndo(
   deps: JournalDeps,
@@ -255,7 +256,8 @@ export async function prepareUndo(
         { path },
       );
     }
-    if (hash !== null && hash !== entry.after_hash && hash === entry.before_hash) {
+    // The file is as before the entry's edit (for a creation: absent), not as after it.
+    if (hash !== entry.after_hash && hash === entry.before_hash) {
       if (dropSkipped) await dropEntry(dir, seq);
       continue;
     }

@@ -218,6 +218,18 @@ describe("undo after a crash between journaling and writing", () => {
     expect((await failure(editor.undo({ path: "a.txt" }))).code).toBe("nothing_to_undo");
   });
 
+  it("a creation killed after journaling, before the file was placed: undo skips its entry", async () => {
+    const { editor, root, journalDir, abs } = setup();
+    crashEdit(root, journalDir, "journal", "<create>");
+    expect(existsSync(abs("a.txt"))).toBe(false);
+    expect((await failure(editor.undo({ path: "a.txt", preview: true }))).code).toBe("nothing_to_undo");
+    expect((await failure(editor.undo({ path: "a.txt" }))).code).toBe("nothing_to_undo");
+    await editor.write({ path: "a.txt", content: "made\n" });
+    await editor.undo({ path: "a.txt" });
+    expect(existsSync(abs("a.txt"))).toBe(false);
+    expect((await failure(editor.undo({ path: "a.txt" }))).code).toBe("nothing_to_undo");
+  });
+
   it("still reads an entry of the older two-file layout", async () => {
     const { editor, file, journalDir, bytes } = setup();
     file("a.txt", "one\ntwo\n");
@@ -237,15 +249,23 @@ describe("undo after a crash between journaling and writing", () => {
 });
 
 describe("undo of a creation", () => {
-  it("refuses when the created file was changed or removed since", async () => {
+  it("refuses when the created file was changed since, and has nothing to undo once it is gone", async () => {
     const { editor, abs } = setup();
     await editor.write({ path: "made.txt", content: "x\n" });
     writeFileSync(abs("made.txt"), "changed\n");
     expect((await failure(editor.undo({ path: "made.txt" }))).code).toBe("conflict");
     expect(existsSync(abs("made.txt"))).toBe(true);
-    const { unlinkSync } = await import("node:fs");
+    // Removed since: it is as before its creation, so that entry has nothing left to undo.
     unlinkSync(abs("made.txt"));
-    const gone = await failure(editor.undo({ path: "made.txt" }));
+    expect((await failure(editor.undo({ path: "made.txt" }))).code).toBe("nothing_to_undo");
+  });
+
+  it("refuses when an edited file was removed since", async () => {
+    const { editor, file, abs } = setup();
+    file("a.txt", "a\n");
+    await editor.replace({ path: "a.txt:1", content: "b" });
+    unlinkSync(abs("a.txt"));
+    const gone = await failure(editor.undo({ path: "a.txt" }));
     expect(gone.code).toBe("conflict");
     expect(gone.message).toContain("no longer exists");
   });
