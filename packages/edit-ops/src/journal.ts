@@ -132,7 +132,7 @@ export async function recordEdit(deps: JournalDeps, rec: EditRecord): Promise<Re
   const old = rec.before ?? new Uint8Array(0);
   const spans = rec.splices ?? [singleSplice(old, rec.after)];
   const existing = seqs(dir);
-  const seq = (existing[existing.length - 1] ?? 0) + 1;
+  let seq = (existing[existing.length - 1] ?? 0) + 1;
   const entry: JournalEntry = {
     v: 1,
     seq,
@@ -143,10 +143,21 @@ export async function recordEdit(deps: JournalDeps, rec: EditRecord): Promise<Re
     after_hash: rec.afterHash,
     splices: spans.map((p) => [p.at, p.oldEnd - p.oldStart, p.inserted]),
   };
-  const parts: Uint8Array[] = [Buffer.from(`${JSON.stringify(entry)}\n`)];
-  for (const p of spans) parts.push(old.subarray(p.oldStart, p.oldEnd));
-  const io = { previous: null, randomHex: deps.randomHex, now: deps.now, mode: 0o600 };
-  await writeAtomic(plainDir(dir), `${name(seq)}${EXT}`, Buffer.concat(parts), io);
+  const removed = spans.map((p) => old.subarray(p.oldStart, p.oldEnd));
+  // Placed with link(2), which refuses an existing name: another writer that read the same newest
+  // seq (a creation in a new directory takes no file lock) keeps its entry, and this one moves up.
+  const io = { previous: null, randomHex: deps.randomHex, now: deps.now, mode: 0o600, exclusive: true };
+  for (let tries = 0; ; tries++) {
+    entry.seq = seq;
+    const bytes = Buffer.concat([Buffer.from(`${JSON.stringify(entry)}\n`), ...removed]);
+    try {
+      await writeAtomic(plainDir(dir), `${name(seq)}${EXT}`, bytes, io);
+      break;
+    } catch (err) {
+      if (!(err instanceof EditError && err.code === "conflict") || tries >= 100) throw err;
+      seq = Math.max(seq, ...seqs(dir)) + 1;
+    }
+  }
   return {
     landed: async () => {
       const excess = existing.length + 1 - deps.depth;
@@ -202,8 +213,9 @@ export interface PendingUndo {
 
 /**
  * The newest entry for a file, checked against the current bytes; `conflict` if they differ.
- * An entry whose edit never landed (the file still holds its before-state: the process died
- * between journaling and replacing the file) is dropped and the one below it is used.
+ * An entry whose edit never landed (the file still holds its before-state, or is still absent
+ * for a creation: the process died between journaling and replacing the file, or an undo died
+ * before dropping the entry) is dropped and the one below it is used.
  */
 export async function prepareUndo(
   deps: JournalDeps,
@@ -244,7 +256,8 @@ export async function prepareUndo(
         { path },
       );
     }
-    if (hash !== null && hash !== entry.after_hash && hash === entry.before_hash) {
+    // The file is as before the entry's edit (for a creation: absent), not as after it.
+    if (hash !== entry.after_hash && hash === entry.before_hash) {
       if (dropSkipped) await dropEntry(dir, seq);
       continue;
     }

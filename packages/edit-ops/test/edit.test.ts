@@ -1,4 +1,6 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tempDir } from "@caveman/test-kit";
 import { describe, expect, it } from "vitest";
 import { failure, lines, setup } from "./helpers.js";
 
@@ -281,6 +283,32 @@ describe("a file changed by someone else between two edits", () => {
     expect(text("a.txt")).toBe("ONE\nTWO\nSIX\n");
     expect(r.removed[0]!.text).toBe("six\n");
     expect((await editor.read({ path: "a.txt:2" })).content).toBe("TWO\n");
+  });
+});
+
+describe("a kept file replaced behind the editor's back", () => {
+  it("is edited as it is now when size and mtime are the same as before", async () => {
+    const { editor, file, text, abs } = setup();
+    file("a.txt", "one\ntwo\nsix\n");
+    await editor.replace({ path: "a.txt:1", content: "ONE" });
+    const { mtime } = statSync(abs("a.txt"));
+    file("a.txt", "ONE\nTWO\nsix\n");
+    utimesSync(abs("a.txt"), mtime, mtime);
+    await editor.replace({ path: "a.txt", old: "six", new: "SIX" });
+    expect(text("a.txt")).toBe("ONE\nTWO\nSIX\n");
+  });
+
+  it("is refused when swapped for a symlink to identical bytes outside the roots", async () => {
+    const { editor, file, abs } = setup();
+    const outside = join(tempDir("edit-ops-outside-"), "o.txt");
+    file("a.txt", "one\n");
+    await editor.replace({ path: "a.txt:1", content: "ONE" });
+    writeFileSync(outside, "ONE\n");
+    unlinkSync(abs("a.txt"));
+    symlinkSync(outside, abs("a.txt"));
+    const err = await failure(editor.replace({ path: "a.txt:1", content: "x" }));
+    expect(err.code).toBe("outside_roots");
+    expect(readFileSync(outside, "utf8")).toBe("ONE\n");
   });
 });
 

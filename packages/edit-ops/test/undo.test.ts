@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -169,6 +170,66 @@ describe("undo after a crash between journaling and writing", () => {
     expect((await failure(editor.undo({ path: "a.txt" }))).code).toBe("nothing_to_undo");
   });
 
+  // A real process killed at the exact point, not a file rewritten by the test.
+  const crashEdit = (root: string, journalDir: string, phase: string, content: string) => {
+    const worker = join(import.meta.dirname, "fixtures", "crash-worker.mjs");
+    const r = spawnSync(process.execPath, [worker, root, journalDir, join(root, "a.txt"), phase, content]);
+    expect(`${r.signal} ${r.stderr}`).toBe("SIGKILL ");
+  };
+
+  it("a process killed after journaling, before the rename: file untouched, undo skips its entry", async () => {
+    const { editor, file, bytes, root, journalDir } = setup();
+    file("a.txt", "a\n");
+    await editor.replace({ path: "a.txt:1", content: "b" });
+    crashEdit(root, journalDir, "journal", "c");
+    expect(bytes("a.txt").toString()).toBe("b\n");
+    // The killed writer's temp file goes with the next write; the edit after the crash is journaled.
+    await editor.replace({ path: "a.txt:1", content: "d" });
+    expect(readdirSync(root)).toEqual(["a.txt"]);
+    await editor.undo({ path: "a.txt" });
+    expect(bytes("a.txt").toString()).toBe("b\n");
+    await editor.undo({ path: "a.txt" });
+    expect(bytes("a.txt").toString()).toBe("a\n");
+    expect((await failure(editor.undo({ path: "a.txt" }))).code).toBe("nothing_to_undo");
+  });
+
+  it("a process killed after the rename, before trimming the journal: undo undoes that edit", async () => {
+    const { editor, file, bytes, root, journalDir } = setup({ journalDepth: 2 });
+    file("a.txt", "a\n");
+    await editor.replace({ path: "a.txt:1", content: "b" });
+    await editor.replace({ path: "a.txt:1", content: "c" });
+    crashEdit(root, journalDir, "write", "d");
+    expect(bytes("a.txt").toString()).toBe("d\n");
+    await editor.undo({ path: "a.txt" });
+    expect(bytes("a.txt").toString()).toBe("c\n");
+    await editor.undo({ path: "a.txt" });
+    expect(bytes("a.txt").toString()).toBe("b\n");
+  });
+
+  it("an undo killed after its rename, before dropping its entry: the next undo goes one further", async () => {
+    const { editor, file, bytes, root, journalDir } = setup();
+    file("a.txt", "a\n");
+    await editor.replace({ path: "a.txt:1", content: "b" });
+    await editor.replace({ path: "a.txt:1", content: "c" });
+    crashEdit(root, journalDir, "write", "<undo>");
+    expect(bytes("a.txt").toString()).toBe("b\n");
+    await editor.undo({ path: "a.txt" });
+    expect(bytes("a.txt").toString()).toBe("a\n");
+    expect((await failure(editor.undo({ path: "a.txt" }))).code).toBe("nothing_to_undo");
+  });
+
+  it("a creation killed after journaling, before the file was placed: undo skips its entry", async () => {
+    const { editor, root, journalDir, abs } = setup();
+    crashEdit(root, journalDir, "journal", "<create>");
+    expect(existsSync(abs("a.txt"))).toBe(false);
+    expect((await failure(editor.undo({ path: "a.txt", preview: true }))).code).toBe("nothing_to_undo");
+    expect((await failure(editor.undo({ path: "a.txt" }))).code).toBe("nothing_to_undo");
+    await editor.write({ path: "a.txt", content: "made\n" });
+    await editor.undo({ path: "a.txt" });
+    expect(existsSync(abs("a.txt"))).toBe(false);
+    expect((await failure(editor.undo({ path: "a.txt" }))).code).toBe("nothing_to_undo");
+  });
+
   it("still reads an entry of the older two-file layout", async () => {
     const { editor, file, journalDir, bytes } = setup();
     file("a.txt", "one\ntwo\n");
@@ -188,15 +249,23 @@ describe("undo after a crash between journaling and writing", () => {
 });
 
 describe("undo of a creation", () => {
-  it("refuses when the created file was changed or removed since", async () => {
+  it("refuses when the created file was changed since, and has nothing to undo once it is gone", async () => {
     const { editor, abs } = setup();
     await editor.write({ path: "made.txt", content: "x\n" });
     writeFileSync(abs("made.txt"), "changed\n");
     expect((await failure(editor.undo({ path: "made.txt" }))).code).toBe("conflict");
     expect(existsSync(abs("made.txt"))).toBe(true);
-    const { unlinkSync } = await import("node:fs");
+    // Removed since: it is as before its creation, so that entry has nothing left to undo.
     unlinkSync(abs("made.txt"));
-    const gone = await failure(editor.undo({ path: "made.txt" }));
+    expect((await failure(editor.undo({ path: "made.txt" }))).code).toBe("nothing_to_undo");
+  });
+
+  it("refuses when an edited file was removed since", async () => {
+    const { editor, file, abs } = setup();
+    file("a.txt", "a\n");
+    await editor.replace({ path: "a.txt:1", content: "b" });
+    unlinkSync(abs("a.txt"));
+    const gone = await failure(editor.undo({ path: "a.txt" }));
     expect(gone.code).toBe("conflict");
     expect(gone.message).toContain("no longer exists");
   });
