@@ -209,6 +209,11 @@ export interface PendingUndo {
   before: Buffer | null;
   /** Remove the entry once the undo is on disk. */
   commit: () => Promise<void>;
+  /**
+   * Newer entries passed over because the file holds their before-state. A crash before the
+   * rename and a hand revert look the same here, so the caller says so rather than guessing.
+   */
+  skipped: string[];
 }
 
 /**
@@ -228,6 +233,7 @@ export async function prepareUndo(
   const dir = fileDir(deps, real);
   const all = seqs(dir);
   const hash = current ? sha256(current) : null;
+  const skipped: string[] = [];
   for (;;) {
     const seq = all.pop();
     if (seq === undefined) {
@@ -259,6 +265,7 @@ export async function prepareUndo(
     // The file is as before the entry's edit (for a creation: absent), not as after it.
     if (hash !== entry.after_hash && hash === entry.before_hash) {
       if (dropSkipped) await dropEntry(dir, seq);
+      skipped.push(entry.op);
       continue;
     }
     if (current === null || hash !== entry.after_hash) {
@@ -274,6 +281,7 @@ export async function prepareUndo(
       current,
       before: restore(entry, removed, current, seq, path),
       commit: () => dropEntry(dir, seq),
+      skipped,
     };
   }
 }

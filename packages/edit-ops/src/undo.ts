@@ -35,6 +35,14 @@ export function undoOp(ctx: UndoContext, at: ResolvedPath, guard: Guard): Promis
         ? [{ text: removedText, origin: origin(at.path, change.oldStart + 1, change.oldEnd) }]
         : [];
     const warnings: string[] = [];
+    if (pending.skipped.length > 0) {
+      // Without this, undoing an edit that was reverted by hand would silently reach one further back.
+      const n = pending.skipped.length;
+      warnings.push(
+        `${n === 1 ? "the newest edit" : `the newest ${n} edits`} of this file (${pending.skipped.join(", ")}) ` +
+          `${n === 1 ? "is" : "are"} not in it (never written, or reverted since); this undoes the one before`,
+      );
+    }
     if (!preview) {
       warnings.push(
         ...(await commit(ctx.deps, file, pending.before, { op: "undo", journal: false, ...ctx.io })),
