@@ -220,7 +220,7 @@ const issue13 = [
   ["marker tokens / output tokens", "<= 5%", "markerShare", (x) => x <= 0.05, pct],
   ["the same, compressed items only", "<= 5%", "markerShareCompressed", (x) => x <= 0.05, pct],
   [
-    "the same, with a recovery handle (as the server calls it)",
+    "the same, handle in a marker (library callers; server and hook pass none)",
     "<= 5%",
     "markerShareWithHandle",
     (x) => x <= 0.05,
