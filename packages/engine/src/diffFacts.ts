@@ -15,10 +15,7 @@ const SAME_CHANGE = /^same change as line (\d+)( but for numbers)?$/;
  * The facts builder renderKept calls per dropped span. `keep[i]` is 0 for a dropped line and
  * `why[i]` says what that line was.
  */
-export function diffFacts(
-  keep: Uint8Array,
-  why: readonly string[],
-): (from: number, to: number) => string[] {
+export function diffFacts(keep: Uint8Array, why: readonly string[]): (from: number, to: number) => string[] {
   return (from, to) => {
     const counts = new Map<string, number>();
     // Repeated changes per line they repeat, one list for exact repeats and one for repeats
