@@ -79,7 +79,9 @@ const sink = {
   },
 };
 
+/** The server the running test started, until stop() closes it. */
 export let handle: ServerHandle | undefined;
+
 /** Closes the server a test started; each test file runs it after every test. */
 export async function stop(): Promise<void> {
   await handle?.close();
@@ -92,9 +94,10 @@ export async function serve(opts: Parameters<typeof startServer>[0]): Promise<Se
   return handle;
 }
 
+/** Starts a server with the three tools and the chip sink, on a fresh in-memory client. */
 export async function start(opts: { maxInboundBytes?: number; shutdownGraceMs?: number } = {}) {
   const h = harness();
-  handle = await startServer({
+  await serve({
     stdin: h.stdin,
     stdout: h.stdout,
     tools,
