@@ -9,9 +9,10 @@
 //   - `index`, `---` and `+++` lines under a `diff` line that already names the file;
 //   - bodies of lock, generated and vendored files, as `+added -removed`.
 // A line is context only when every parent column is blank: in a combined diff ` +` is a change.
+// The marker facts of each folded run are built in diffFacts.ts.
+import { diffFacts } from "./diffFacts.js";
 import { compressStat, isStatListing } from "./diffstat.js";
 import { REGION_GAP, renderKept } from "./lines.js";
-import { plural } from "./markers.js";
 import type { Candidate, KindContext, PassReason } from "./types.js";
 import { tick } from "./work.js";
 
@@ -135,10 +136,6 @@ function blockSignature(
   return [...dels.map((l) => `-${mask(l)}`), ...adds.map((l) => `+${mask(l)}`)].join("\n");
 }
 
-/** Reasons a diff line is dropped that markers do not name (see the facts in compressDiff). */
-const PLAIN_ELISIONS = new Set(["context", "index/---/+++", "hunk header", "---"]);
-const SAME_CHANGE = /^same change as line (\d+)( but for numbers)?$/;
-
 /** Compresses a diff, or says why it cannot. */
 export function compressDiff(text: string, ctx: KindContext): Candidate | PassReason {
   const lines = text.split("\n");
@@ -256,44 +253,7 @@ export function compressDiff(text: string, ctx: KindContext): Candidate | PassRe
         why[i] = `${names[f]} +${added} -${removed}, generated or lock file`;
   }
   if (!keep.includes(0)) return "not_smaller";
-  const facts = (from: number, to: number): string[] => {
-    const counts = new Map<string, number>();
-    // Repeated changes per line they repeat, one list for exact repeats and one for repeats
-    // whose digits differ: "same change as line 9 x2, 17 x3", "same change as line 9 but for
-    // numbers x4".
-    const exact = new Map<number, number>();
-    const numbers = new Map<number, number>();
-    for (let i = from; i <= to; i++) {
-      if (keep[i]) continue;
-      const w = why[i]!;
-      const m = SAME_CHANGE.exec(w);
-      if (m) {
-        const list = m[2] ? numbers : exact;
-        list.set(Number(m[1]), (list.get(Number(m[1])) ?? 0) + 1);
-      } else counts.set(w, (counts.get(w) ?? 0) + 1);
-    }
-    // Context, file headers and hunk headers are what any diff elides: the span says enough.
-    // Repeated changes, generated files and the like are named, as they tell what is hidden.
-    const parts = [...counts]
-      .filter(([w]) => !PLAIN_ELISIONS.has(w))
-      .map(([w, c]) => (w.includes("generated") ? w : `${w} x${c}`));
-    const refs = (list: Map<number, number>, but: string) =>
-      `same change as line ${[...list]
-        .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-        .map(([l, c], k) => `${l}${k === 0 ? but : ""} x${c}`)
-        .join(", ")}`;
-    const same = [
-      ...(exact.size > 0 ? [refs(exact, "")] : []),
-      ...(numbers.size > 0 ? [refs(numbers, " but for numbers")] : []),
-    ];
-    if (parts.length === 0) return same;
-    return [
-      ...same,
-      parts.length > 4
-        ? `${parts.slice(0, 4).join(", ")}, ${plural(parts.length - 4, "more kind")}`
-        : parts.join(", "),
-    ];
-  };
+  const facts = diffFacts(keep, why);
   return {
     output: renderKept(lines, keep, {
       facts,
