@@ -14,6 +14,7 @@ import { mkdirSync, readdirSync } from "node:fs";
 import { readFile, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { writeAtomic } from "./atomic.js";
+import { singleSplice } from "./bytesplice.js";
 import { plainDir } from "./confine.js";
 import { EditError } from "./errors.js";
 import { type ByteSplice, sha256 } from "./text.js";
@@ -83,44 +84,6 @@ function seqs(dir: string): number[] {
 }
 
 const name = (seq: number) => String(seq).padStart(10, "0");
-
-/** Longest common prefix and suffix (not overlapping) of two byte strings. */
-function commonEnds(a: Uint8Array, b: Uint8Array): { prefix: number; suffix: number } {
-  const max = Math.min(a.length, b.length);
-  const CHUNK = 4096;
-  let prefix = 0;
-  // Whole chunks first (native compare), then byte by byte inside the first differing chunk.
-  while (
-    prefix + CHUNK <= max &&
-    Buffer.compare(a.subarray(prefix, prefix + CHUNK), b.subarray(prefix, prefix + CHUNK)) === 0
-  ) {
-    prefix += CHUNK;
-  }
-  while (prefix < max && a[prefix] === b[prefix]) prefix++;
-  let suffix = 0;
-  const room = max - prefix;
-  while (
-    suffix + CHUNK <= room &&
-    Buffer.compare(
-      a.subarray(a.length - suffix - CHUNK, a.length - suffix),
-      b.subarray(b.length - suffix - CHUNK, b.length - suffix),
-    ) === 0
-  ) {
-    suffix += CHUNK;
-  }
-  while (suffix < room && a[a.length - 1 - suffix] === b[b.length - 1 - suffix]) suffix++;
-  return { prefix, suffix };
-}
-
-function singleSplice(before: Uint8Array, after: Uint8Array): ByteSplice {
-  const { prefix, suffix } = commonEnds(before, after);
-  return {
-    oldStart: prefix,
-    oldEnd: before.length - suffix,
-    at: prefix,
-    inserted: after.length - prefix - suffix,
-  };
-}
 
 /**
  * Write the entry for an edit durably (file and directory fsynced) and return what to do once
