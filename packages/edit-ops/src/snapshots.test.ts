@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodesTo, Snapshots } from "./snapshots.js";
+import { decodesTo, Snapshots, snapshotCost } from "./snapshots.js";
 import { decode, encode, sha256 } from "./text.js";
 
 const snap = (text: string) => {
@@ -20,8 +20,10 @@ describe("Snapshots", () => {
     expect(s.get("/f", a.bytes)).toBeUndefined();
   });
 
-  it("drops the least recently used files past its byte budget", () => {
-    const s = new Snapshots(20);
+  it("drops the least recently used files past its memory budget", () => {
+    const a0 = snap("aaaaaaaa\n");
+    // Room for two of these three equal-cost files, not for the third.
+    const s = new Snapshots(2 * snapshotCost(a0.bytes, a0.doc) + 1);
     const a = snap("aaaaaaaa\n");
     const b = snap("bbbbbbbb\n");
     const c = snap("cccccccc\n");
@@ -32,8 +34,19 @@ describe("Snapshots", () => {
     expect(s.get("/b", b.bytes)).toBeUndefined();
     expect(s.get("/a", a.bytes)).toBeDefined();
     expect(s.get("/c", c.bytes)).toBeDefined();
-    s.remember("/big", Buffer.alloc(21, 97), "h", decode(Buffer.alloc(21, 97), "big"));
-    expect(s.get("/big", Buffer.alloc(21, 97))).toBeUndefined();
+    const big = Buffer.alloc(s.maxBytes, 97);
+    s.remember("/big", big, "h", decode(big, "big"));
+    expect(s.get("/big", big)).toBeUndefined();
+  });
+
+  it("counts a file's lines, not only its bytes, against the budget", () => {
+    const text = "x\n".repeat(1000);
+    const t = snap(text);
+    // 2,000 bytes of file fit a 4,000-byte budget by bytes alone, but their 1,000 lines do not.
+    expect(snapshotCost(t.bytes, t.doc)).toBe(2 * 2000 + 48 * 1000);
+    const s = new Snapshots(4000);
+    s.remember("/lines", t.bytes, t.hash, t.doc);
+    expect(s.get("/lines", t.bytes)).toBeUndefined();
   });
 });
 
