@@ -11,8 +11,8 @@
 // are still read. Directories are 0700 and files 0600: the bytes may be private source.
 
 import { mkdirSync, readdirSync } from "node:fs";
-import { readFile, unlink } from "node:fs/promises";
-import { join } from "node:path";
+import { open, readFile, unlink } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { writeAtomic } from "./atomic.js";
 import { singleSplice } from "./bytesplice.js";
 import { plainDir } from "./confine.js";
@@ -91,7 +91,10 @@ const name = (seq: number) => String(seq).padStart(10, "0");
  */
 export async function recordEdit(deps: JournalDeps, rec: EditRecord): Promise<Recorded> {
   const dir = fileDir(deps, rec.real);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const made = mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // A file's first entry lives in a directory just made: without the parents' fsync a crash could
+  // lose the directory, and with it the entry that the rename below counts on.
+  if (made !== undefined) await syncParents(dir, made);
   const old = rec.before ?? new Uint8Array(0);
   const spans = rec.splices ?? [singleSplice(old, rec.after)];
   const existing = seqs(dir);
@@ -128,6 +131,19 @@ export async function recordEdit(deps: JournalDeps, rec: EditRecord): Promise<Re
     },
     discard: () => dropEntry(dir, seq),
   };
+}
+
+/** fsync the parent of every directory from `dir` up to `made` (the highest one mkdir created). */
+async function syncParents(dir: string, made: string): Promise<void> {
+  for (let d = dir; ; d = dirname(d)) {
+    const handle = await open(dirname(d), "r");
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    if (d === made || dirname(d) === d) return;
+  }
 }
 
 async function dropEntry(dir: string, seq: number): Promise<void> {
