@@ -4,6 +4,7 @@
 // `expected_hash`, plan, splice, diff, then write atomically and journal — or, in preview, stop
 // before writing. Any error leaves the file byte-identical.
 
+import { constants } from "node:buffer";
 import { randomBytes } from "node:crypto";
 import type { Anchor } from "./anchor.js";
 import { EditError } from "./errors.js";
@@ -88,7 +89,14 @@ export function createEditor(options: EditorOptions): Editor {
   const maxDiffBytes = positive(options.maxDiffBytes, 64 * 1024, "maxDiffBytes");
   const deps = {
     roots,
-    maxFileBytes: positive(options.maxFileBytes, 64 * 1024 * 1024, "maxFileBytes"),
+    // A file is decoded into one string: past the longest string Node can hold, decoding would
+    // throw a bare RangeError instead of refusing the file as too_large.
+    maxFileBytes: positive(
+      options.maxFileBytes,
+      64 * 1024 * 1024,
+      "maxFileBytes",
+      constants.MAX_STRING_LENGTH,
+    ),
     lockTimeoutMs: positive(options.lockTimeoutMs, 10_000, "lockTimeoutMs"),
     randomHex,
     snapshots: new Snapshots(),

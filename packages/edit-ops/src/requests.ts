@@ -173,9 +173,10 @@ export function batchEditOf(e: BatchEditInput, i: number): PlannedEdit {
   );
 }
 
-export function positive(v: number | undefined, fallback: number, name: string): number {
+export function positive(v: number | undefined, fallback: number, name: string, max?: number): number {
   if (v === undefined) return fallback;
   if (!Number.isSafeInteger(v) || v < 1)
     throw new EditError("invalid_argument", `${name} must be a positive integer`);
+  if (max !== undefined && v > max) throw new EditError("invalid_argument", `${name} must be at most ${max}`);
   return v;
 }

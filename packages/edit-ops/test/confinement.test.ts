@@ -1,3 +1,4 @@
+import { constants } from "node:buffer";
 import { spawn, spawnSync } from "node:child_process";
 import {
   mkdirSync,
@@ -175,6 +176,13 @@ describe("confinement", () => {
     expect(() => createEditor({ roots: [], journalDir: "/tmp/j" })).toThrow(
       expect.objectContaining({ code: "invalid_argument" }),
     );
+  });
+
+  it("refuses a maxFileBytes past the longest string Node can hold", () => {
+    const { root } = setup();
+    expect(() =>
+      createEditor({ roots: [root], journalDir: "/tmp/j", maxFileBytes: constants.MAX_STRING_LENGTH + 1 }),
+    ).toThrow(expect.objectContaining({ code: "invalid_argument" }));
   });
 });
 
