@@ -1,3 +1,5 @@
+import { propertyParams } from "@caveman/test-kit";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compress } from "./compress.js";
 import { corpusItem, fabricatedLines } from "./corpus.test-util.js";
@@ -172,5 +174,41 @@ describe("combined diffs", () => {
     expect(r.output).not.toContain("++  const p5 = await repo.load(id, { limit: 35, cursor, signal });");
     expect(r.output).toMatch(/same change as line 5 but for numbers x\d+/);
     expect(fabricatedLines(input, r.output)).toEqual([]);
+  });
+});
+
+describe("repeated-change facts are true", () => {
+  /** One file diff with a hunk per name, each making the edit `old` -> `neu` on that name's line. */
+  const edits = (names: readonly string[], old: string, neu: string) => {
+    const lines = ["diff --git a/x.ts b/x.ts", "--- a/x.ts", "+++ b/x.ts"];
+    names.forEach((n, i) => {
+      lines.push(`@@ -${i * 10 + 1},3 +${i * 10 + 1},3 @@`, ` ctx ${i}`, `-  ${n}.timeout = ${old};`);
+      lines.push(`+  ${n}.timeout = ${neu};`, " ctx end");
+    });
+    return lines.join("\n");
+  };
+  const word = fc.stringMatching(/^[a-z]{3,8}$/);
+
+  it("never calls an edit of different text the same change but for numbers", () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(word, { minLength: 8, maxLength: 14 }), (names) => {
+        const r = compress(edits(names, "30", "60"), { floorTokens: 0 });
+        // The lines differ in their names, not in numbers: neither "same" claim is true.
+        expect(r.output).not.toMatch(/same change as line/);
+        expect(r.output).not.toMatch(/but for numbers/);
+      }),
+      propertyParams(40),
+    );
+  });
+
+  it("says 'but for numbers' when only digits differ and 'same change' when the text is equal", () => {
+    const names = Array.from({ length: 10 }, () => "pool");
+    expect(compress(edits(names, "30", "60"), { floorTokens: 0 }).output).toMatch(
+      /same change as line 6 x\d+\b(?! but)/,
+    );
+    const numbered = names.map((n, i) => `${n}${i}`);
+    expect(compress(edits(numbered, "30", "60"), { floorTokens: 0 }).output).toMatch(
+      /same change as line 6 but for numbers x\d+/,
+    );
   });
 });

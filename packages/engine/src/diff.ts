@@ -98,6 +98,8 @@ function wordStart(s: string, i: number): number {
   return i;
 }
 
+const maskDigits = (t: string) => t.replace(/\d+/g, "#");
+
 /** What changed between two lines: the differing middle, digits masked. */
 function pairSignature(a: string, b: string): string {
   let p = 0;
@@ -106,8 +108,7 @@ function pairSignature(a: string, b: string): string {
   let s = 0;
   while (s < a.length - p && s < b.length - p && a[a.length - 1 - s] === b[b.length - 1 - s]) s++;
   while (s > 0 && /\w/.test(a[a.length - s] ?? "")) s--;
-  const mask = (t: string) => t.replace(/\d+/g, "#");
-  return `${mask(a.slice(p, a.length - s))}\u0000${mask(b.slice(p, b.length - s))}`;
+  return `${maskDigits(a.slice(p, a.length - s))}\u0000${maskDigits(b.slice(p, b.length - s))}`;
 }
 
 /** Signature of a change block (del lines then add lines, parent columns stripped). */
@@ -132,8 +133,7 @@ function blockSignature(
   // line k of every parent pairs with merged line k, so the same resolution repeated is one change.
   if (cols >= 2 && adds.length > 0 && dels.length % adds.length === 0)
     return dels.map((d, k) => pairSignature(d, adds[k % adds.length]!)).join("\n");
-  const mask = (t: string) => t.replace(/\d+/g, "#");
-  return [...dels.map((l) => `-${mask(l)}`), ...adds.map((l) => `+${mask(l)}`)].join("\n");
+  return [...dels.map((l) => `-${maskDigits(l)}`), ...adds.map((l) => `+${maskDigits(l)}`)].join("\n");
 }
 
 /** Compresses a diff, or says why it cannot. */
@@ -186,12 +186,20 @@ export function compressDiff(text: string, ctx: KindContext): Candidate | PassRe
     shown.set(b.sig, seen + 1);
     const repeat = (total.get(b.sig) ?? 0) > REPEAT_SHOWN && seen >= REPEAT_SHOWN;
     if (repeat) {
-      // Signatures mask numbers, so a repeat may differ from the first in its digits: the fact
-      // says so unless the lines are the same to the letter.
-      const exact = blockText(b) === firstText.get(b.sig);
+      // Signatures mask digits and the text a pair of lines shares, so a repeat may differ from
+      // the first in its digits or in that shared text: the fact claims only what holds.
+      const text = blockText(b);
+      const first = firstText.get(b.sig)!;
+      const at = firstAt.get(b.sig)! + 1;
+      const claim =
+        text === first
+          ? `same change as line ${at}`
+          : maskDigits(text) === maskDigits(first)
+            ? `same change as line ${at} but for numbers`
+            : `change like line ${at}`;
       for (let i = b.from; i <= b.to; i++) {
         keep[i] = 0;
-        why[i] = `same change as line ${firstAt.get(b.sig)! + 1}${exact ? "" : " but for numbers"}`;
+        why[i] = claim;
       }
     }
     repeatHunks.set(b.hunk, (repeatHunks.get(b.hunk) ?? true) && repeat);

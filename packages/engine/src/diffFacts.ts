@@ -8,8 +8,12 @@ import { plural } from "./markers.js";
 
 /** Reasons a diff line is dropped that markers do not name. */
 const PLAIN_ELISIONS = new Set(["context", "index/---/+++", "hunk header", "---"]);
-/** The reason compressDiff gives a repeated change: `same change as line N[ but for numbers]`. */
-const SAME_CHANGE = /^same change as line (\d+)( but for numbers)?$/;
+/**
+ * The reasons compressDiff gives a repeated change: `same change as line N` (the same text),
+ * `same change as line N but for numbers` (the same text once digits are masked), `change like
+ * line N` (the same edit, digits masked, on lines whose unchanged text differs).
+ */
+const SAME_CHANGE = /^(?:same change as line (\d+)( but for numbers)?|change like line (\d+))$/;
 
 /**
  * The facts builder renderKept calls per dropped span. `keep[i]` is 0 for a dropped line and
@@ -23,13 +27,15 @@ export function diffFacts(keep: Uint8Array, why: readonly string[]): (from: numb
     // numbers x4".
     const exact = new Map<number, number>();
     const numbers = new Map<number, number>();
+    const like = new Map<number, number>();
     for (let i = from; i <= to; i++) {
       if (keep[i]) continue;
       const w = why[i]!;
       const m = SAME_CHANGE.exec(w);
       if (m) {
-        const list = m[2] ? numbers : exact;
-        list.set(Number(m[1]), (list.get(Number(m[1])) ?? 0) + 1);
+        const list = m[3] ? like : m[2] ? numbers : exact;
+        const line = Number(m[3] ?? m[1]);
+        list.set(line, (list.get(line) ?? 0) + 1);
       } else counts.set(w, (counts.get(w) ?? 0) + 1);
     }
     // Context, file headers and hunk headers are what any diff elides: the span says enough.
@@ -37,14 +43,15 @@ export function diffFacts(keep: Uint8Array, why: readonly string[]): (from: numb
     const parts = [...counts]
       .filter(([w]) => !PLAIN_ELISIONS.has(w))
       .map(([w, c]) => (w.includes("generated") ? w : `${w} x${c}`));
-    const refs = (list: Map<number, number>, but: string) =>
-      `same change as line ${[...list]
+    const refs = (head: string, list: Map<number, number>, but: string) =>
+      `${head} ${[...list]
         .sort((a, b) => b[1] - a[1] || a[0] - b[0])
         .map(([l, c], k) => `${l}${k === 0 ? but : ""} x${c}`)
         .join(", ")}`;
     const same = [
-      ...(exact.size > 0 ? [refs(exact, "")] : []),
-      ...(numbers.size > 0 ? [refs(numbers, " but for numbers")] : []),
+      ...(exact.size > 0 ? [refs("same change as line", exact, "")] : []),
+      ...(numbers.size > 0 ? [refs("same change as line", numbers, " but for numbers")] : []),
+      ...(like.size > 0 ? [refs("change like line", like, "")] : []),
     ];
     if (parts.length === 0) return same;
     return [
