@@ -82,3 +82,21 @@ describe("tables that are not redundant rows", () => {
     expect(r.reason).toBe("parse_error");
   });
 });
+
+describe("CRLF prose", () => {
+  it("keeps every line's CR when words are dropped, folded by section or not", () => {
+    let doc = "# Changelog\r\n\r\nThe intro text here.\r\n";
+    for (let v = 30; v > 0; v--) {
+      doc += `\r\n## 1.${v}.0\r\n\r\n`;
+      for (let k = 0; k < 6; k++) doc += `- Fixed the bug number ${v * 10 + k} in the parser for input ${k}\r\n`;
+    }
+    for (const input of [doc, doc.split("\r\n").slice(0, 12).join("\r\n")]) {
+      const r = compress(input, { hint: "prose", floorTokens: 0 });
+      expect(r.kind).toBe("prose");
+      expect(r.output).not.toBe(input);
+      const lines = r.output.split("\n");
+      // Only the last line (the text's end) and markers carry no CR.
+      for (const line of lines.slice(0, -1)) if (!line.startsWith("[caveman: ")) expect(line).toMatch(/\r$/);
+    }
+  });
+});

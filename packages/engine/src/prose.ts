@@ -118,7 +118,9 @@ export function compressProse(text: string, ctx: KindContext): Candidate | PassR
     const blank = trimmed === "";
     const verbatim = blank || /^(#{1,6}\s|\||<|!\[)/.test(trimmed) || (prevBlank && /^( {4}|\t)/.test(line));
     prevBlank = blank;
-    return verbatim ? line : cavemanLine(line);
+    if (verbatim) return line;
+    // A CRLF line keeps its CR: the rewrite splits on whitespace and would drop it.
+    return line.endsWith("\r") ? `${cavemanLine(line.slice(0, -1))}\r` : cavemanLine(line);
   });
   // A long document also folds by section (sections.ts), over the rewritten lines: markers
   // name spans of the input, which the rewrite leaves line for line.
