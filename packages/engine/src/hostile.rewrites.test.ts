@@ -88,7 +88,8 @@ describe("CRLF prose", () => {
     let doc = "# Changelog\r\n\r\nThe intro text here.\r\n";
     for (let v = 30; v > 0; v--) {
       doc += `\r\n## 1.${v}.0\r\n\r\n`;
-      for (let k = 0; k < 6; k++) doc += `- Fixed the bug number ${v * 10 + k} in the parser for input ${k}\r\n`;
+      for (let k = 0; k < 6; k++)
+        doc += `- Fixed the bug number ${v * 10 + k} in the parser for input ${k}\r\n`;
     }
     for (const input of [doc, doc.split("\r\n").slice(0, 12).join("\r\n")]) {
       const r = compress(input, { hint: "prose", floorTokens: 0 });
