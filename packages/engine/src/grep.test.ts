@@ -59,3 +59,14 @@ describe("grep compression", () => {
     expect(fabricatedLines(input, r.output)).toEqual([]);
   });
 });
+
+describe("path list facts", () => {
+  it("count the groups a marker leaves unnamed in good English", () => {
+    const lines: string[] = [];
+    for (const d of ["src", "lib", "test"])
+      for (let i = 0; i < 30; i++) lines.push(`${d}/mod${i % 3}/item${i}.ts`);
+    const r = compress(lines.join("\n"), { floorTokens: 0 });
+    expect(r.kind).toBe("grep");
+    expect(r.output).toContain("under src/ depth 3 .ts x27, under lib/ depth 3 .ts x27, 1 more group]");
+  });
+});

@@ -6,6 +6,7 @@
 // shown line is a line of the input.
 import { queryTerms } from "./json/select.js";
 import { droppedCount, REGION_GAP, renderKept } from "./lines.js";
+import { plural } from "./markers.js";
 import { pathOf } from "./structure.js";
 import type { Candidate, KindContext, PassReason } from "./types.js";
 
@@ -65,7 +66,7 @@ export function compressPaths(text: string, ctx: KindContext): Candidate | PassR
     // Two groups named at most: the kept paths around the marker show the others' directories.
     return [
       parts.length > 2
-        ? `${parts.slice(0, 2).join(", ")}, ${parts.length - 2} more groups`
+        ? `${parts.slice(0, 2).join(", ")}, ${plural(parts.length - 2, "more group")}`
         : parts.join(", "),
     ];
   };
