@@ -1,9 +1,9 @@
 // The marker facts of a compressed diff: for a span of dropped lines, what was hidden, from the
 // reason compressDiff recorded for each line. Promises: repeated changes are listed per line they
-// repeat (exact repeats and repeats that differ only in digits apart), the most repeated first;
-// elisions any diff makes (context, file headers, hunk headers, `---`) are left to the span;
-// other reasons are named with their count, generated files by their `+added -removed` note,
-// at most four kinds and then how many more.
+// repeat (exact repeats, repeats that differ only in digits, and the same edit on other text,
+// each apart), the most repeated first; elisions any diff makes (context, file headers, hunk
+// headers, `---`) are left to the span; other reasons are named with their count, generated
+// files by their `+added -removed` note, at most four kinds and then how many more.
 import { plural } from "./markers.js";
 
 /** Reasons a diff line is dropped that markers do not name. */
@@ -22,9 +22,9 @@ const SAME_CHANGE = /^(?:same change as line (\d+)( but for numbers)?|change lik
 export function diffFacts(keep: Uint8Array, why: readonly string[]): (from: number, to: number) => string[] {
   return (from, to) => {
     const counts = new Map<string, number>();
-    // Repeated changes per line they repeat, one list for exact repeats and one for repeats
-    // whose digits differ: "same change as line 9 x2, 17 x3", "same change as line 9 but for
-    // numbers x4".
+    // Repeated changes per line they repeat, one list for exact repeats, one for repeats whose
+    // digits differ and one for the same edit on other text: "same change as line 9 x2, 17 x3",
+    // "same change as line 9 but for numbers x4", "change like line 9 x3".
     const exact = new Map<number, number>();
     const numbers = new Map<number, number>();
     const like = new Map<number, number>();
