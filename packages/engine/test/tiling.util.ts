@@ -18,8 +18,9 @@ export function untiled(input: string, output: string): string | undefined {
   let shown = 0;
   let regionEnd = 0;
   for (const line of output.split("\n")) {
-    const kept = shown > 0 ? original.slice(at, regionEnd).includes(line) : original[at] === line;
-    if (isMarkerLine(line) && !kept) {
+    // Only a marker-like line needs the search (a region can span thousands of lines).
+    const kept = (l: string) => (shown > 0 ? original.slice(at, regionEnd).includes(l) : original[at] === l);
+    if (isMarkerLine(line) && !kept(line)) {
       if (shown > 0) return `${line} inside a region, ${shown} of its lines still to show`;
       const m = SPAN.exec(line);
       if (!m) return `marker without a line span: ${line}`;
