@@ -17,6 +17,8 @@ export interface CompressOptions {
   handle?: string;
   /** Inputs below this many tokens pass through (default 300). */
   floorTokens?: number;
+  /** Most tokens `output` may cost, markers included (`src/budget.ts`). */
+  budget?: number;
 }
 
 /** Result of `compress`. */
