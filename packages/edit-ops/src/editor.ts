@@ -6,13 +6,12 @@
 
 import { constants } from "node:buffer";
 import { randomBytes } from "node:crypto";
-import type { Anchor } from "./anchor.js";
+import { withFile } from "./disk/load.js";
+import { processLocks } from "./disk/lock.js";
+import { openRoots, resolvePath } from "./disk/roots.js";
+import { encode } from "./doc/lines.js";
+import { Snapshots } from "./doc/snapshots.js";
 import { EditError } from "./errors.js";
-import { withFile } from "./load.js";
-import { processLocks } from "./lock.js";
-import { createMutator } from "./mutate.js";
-import { insertEdit, rangeEdit, textEdit, wholeEdit } from "./plan.js";
-import { parseRead, readLines } from "./read.js";
 import {
   batchEditOf,
   contentSize,
@@ -23,8 +22,7 @@ import {
   positive,
   replacement,
   wholeFile,
-} from "./requests.js";
-import { openRoots, resolvePath } from "./roots.js";
+} from "./input/requests.js";
 import {
   batchInput,
   deleteArgs,
@@ -34,9 +32,12 @@ import {
   replaceInput,
   undoArgs,
   writeInput,
-} from "./schemas.js";
-import { Snapshots } from "./snapshots.js";
-import { encode } from "./text.js";
+} from "./input/schemas.js";
+import { createMutator } from "./mutator.js";
+import type { Anchor } from "./plan/anchor.js";
+import { insertEdit, rangeEdit, textEdit, wholeEdit } from "./plan/plan.js";
+import { writeOp } from "./plan/write.js";
+import { parseRead, readLines } from "./read.js";
 import type {
   BatchInput,
   DeleteInput,
@@ -50,7 +51,6 @@ import type {
   WriteInput,
 } from "./types.js";
 import { undoOp } from "./undo.js";
-import { writeOp } from "./write.js";
 
 /**
  * Every method parses its input object with the operation's schema (schemas.ts), so input from

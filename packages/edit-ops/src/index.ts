@@ -4,9 +4,8 @@ export type { Editor } from "./editor.js";
 export { createEditor } from "./editor.js";
 export type { EditErrorCode, EditErrorDetails } from "./errors.js";
 export { EditError, isEditError } from "./errors.js";
-export type { PathSpec } from "./pathspec.js";
-export { parsePathSpec } from "./pathspec.js";
-export { PHASE_CHANNEL, type Phase } from "./phases.js";
+export type { PathSpec } from "./input/pathspec.js";
+export { parsePathSpec } from "./input/pathspec.js";
 export {
   batchArgs,
   deleteArgs,
@@ -15,7 +14,8 @@ export {
   replaceArgs,
   undoArgs,
   writeArgs,
-} from "./schemas.js";
+} from "./input/schemas.js";
+export { PHASE_CHANNEL, type Phase } from "./phases.js";
 export type {
   BatchEdit,
   BatchInput,

@@ -1,11 +1,11 @@
 // The read operation's pure part: check its input, pick lines of a decoded file (a range, a target, or the
 // whole file), cap them by line count and bytes, and say which range to ask for next.
 
+import { type Doc, hasFinalNewline, joinLines, lineEndingStyle, sha256 } from "./doc/lines.js";
 import { EditError } from "./errors.js";
-import { parsePathSpec } from "./pathspec.js";
-import { targetOf } from "./requests.js";
-import { resolveTarget, type Target } from "./targets.js";
-import { type Doc, hasFinalNewline, joinLines, lineEndingStyle, sha256 } from "./text.js";
+import { parsePathSpec } from "./input/pathspec.js";
+import { targetOf } from "./input/requests.js";
+import { resolveTarget, type Target } from "./input/targets.js";
 import type { ReadInput, ReadResult } from "./types.js";
 
 export interface ReadRequest {

@@ -2,8 +2,8 @@
 // and warnings. Also finds the changed span between two documents when no regions are known
 // (write, undo), by comparing lines and their endings from both ends.
 
-import { type Change, unifiedDiff } from "./diff.js";
-import type { Doc } from "./text.js";
+import { type Change, unifiedDiff } from "./doc/diff.js";
+import type { Doc } from "./doc/lines.js";
 import type { EditResult, LineRange, RemovedText } from "./types.js";
 
 export function lineChange(a: Doc, b: Doc): Change | null {

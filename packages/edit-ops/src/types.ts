@@ -10,8 +10,8 @@ import type {
   replaceInput,
   undoArgs,
   writeInput,
-} from "./schemas.js";
-import type { Target } from "./targets.js";
+} from "./input/schemas.js";
+import type { Target } from "./input/targets.js";
 
 export type { Target };
 

@@ -4,14 +4,14 @@
 // restored bytes are on disk. The journal is consulted before the bytes are decoded, so a file
 // that was never edited is `nothing_to_undo` whatever it holds (a binary file included).
 
-import { commit } from "./commit.js";
-import { prepareUndo } from "./journal.js";
-import { checkExpected, type FileDeps, withFile } from "./load.js";
-import { origin } from "./plan.js";
-import type { Guard } from "./requests.js";
+import { commit } from "./disk/commit.js";
+import { prepareUndo } from "./disk/journal.js";
+import { checkExpected, type FileDeps, withFile } from "./disk/load.js";
+import type { ResolvedPath } from "./disk/roots.js";
+import { decode, emptyDoc, joinLines, sha256 } from "./doc/lines.js";
+import type { Guard } from "./input/requests.js";
+import { origin } from "./plan/plan.js";
 import { buildResult, lineChange } from "./result.js";
-import type { ResolvedPath } from "./roots.js";
-import { decode, emptyDoc, joinLines, sha256 } from "./text.js";
 import type { EditResult } from "./types.js";
 
 export interface UndoContext {
