@@ -6,6 +6,16 @@ export type { EditErrorCode, EditErrorDetails } from "./errors.js";
 export { EditError, isEditError } from "./errors.js";
 export type { PathSpec } from "./input/pathspec.js";
 export { parsePathSpec } from "./input/pathspec.js";
+export type {
+  BatchEdit,
+  BatchInput,
+  DeleteInput,
+  InsertInput,
+  ReadInput,
+  ReplaceInput,
+  UndoInput,
+  WriteInput,
+} from "./input/schemas.js";
 export {
   batchArgs,
   deleteArgs,
@@ -15,21 +25,7 @@ export {
   undoArgs,
   writeArgs,
 } from "./input/schemas.js";
+export type { Target } from "./input/targets.js";
 export { PHASE_CHANNEL, type Phase } from "./phases.js";
-export type {
-  BatchEdit,
-  BatchInput,
-  DeleteInput,
-  EditorOptions,
-  EditResult,
-  InsertInput,
-  LineRange,
-  Origin,
-  ReadInput,
-  ReadResult,
-  RemovedText,
-  ReplaceInput,
-  Target,
-  UndoInput,
-  WriteInput,
-} from "./types.js";
+export type { Origin, RemovedText } from "./plan/plan.js";
+export type { EditorOptions, EditResult, LineRange, ReadResult } from "./types.js";

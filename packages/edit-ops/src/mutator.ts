@@ -1,29 +1,24 @@
-// The shared path of every mutating operation: resolve inside the roots, take the per-path
-// lock, load one snapshot, check `expected_hash`, then splice, encode, diff and warn, and write
-// atomically and journal unless this is a preview. Nothing is written before every check passed.
+// The shared path of the mutating operations but undo (undo.ts): resolve inside the roots, take
+// the per-path lock, load one snapshot, check `expected_hash`, then plan (the operation's own
+// part, plan/), splice, encode, diff and warn, and write atomically and journal unless this is a
+// preview. Nothing is written before every check passed.
 
 import { commit } from "./disk/commit.js";
 import { checkExpected, type FileDeps, type NoFile, type TextFile, withFile } from "./disk/load.js";
 import { processLocks } from "./disk/lock.js";
 import { type Root, resolvePath } from "./disk/roots.js";
 import { balanceWarnings, checksFor, compareTallies, TallyCache, tally, tallyBytes } from "./doc/balance.js";
+import { type ByteSplice, encodeSpliced } from "./doc/bytesplice.js";
 import type { Change } from "./doc/diff.js";
-import {
-  type ByteSplice,
-  type Doc,
-  docText,
-  dominantEol,
-  emptyDoc,
-  encodeSpliced,
-  lineEndingStyle,
-} from "./doc/lines.js";
+import { type Doc, docText, dominantEol, emptyDoc, encode, lineEndingStyle } from "./doc/lines.js";
 import { rehash } from "./doc/rehash.js";
 import { decodesTo } from "./doc/snapshots.js";
 import { splice } from "./doc/splice.js";
 import { EditError } from "./errors.js";
-import type { Guard } from "./input/requests.js";
+import type { EditRequest, WriteRequest } from "./input/requests.js";
 import { timed } from "./phases.js";
 import { emptyPlan, type Plan } from "./plan/plan.js";
+import { writeOp } from "./plan/write.js";
 import { buildResult } from "./result.js";
 import type { EditResult } from "./types.js";
 
@@ -34,15 +29,11 @@ export interface MutatorContext {
   maxDiffBytes: number;
 }
 
-/** A mutating request: where, its guard, and whether range hashes stand in for expected_hash. */
-export interface Target extends Guard {
-  path: string;
-  /** Every edit carries a range_hash (see `editFile`). */
-  anchored: boolean;
-}
+/** The operations that edit lines of an existing file through a plan. */
+type LineOp = "insert" | "replace" | "delete" | "batch";
 
 /** A whole new content for a file, with what the caller knows about how it differs. */
-export interface Outcome {
+interface Outcome {
   op: EditResult["op"];
   file: TextFile | NoFile;
   after: Doc;
@@ -62,79 +53,79 @@ export function createMutator({ roots, deps, io, maxDiffBytes }: MutatorContext)
   const tallies = new TallyCache();
 
   /**
-   * Edit an existing file. When every edit carries a `range_hash`, the range hashes decide whether
-   * a changed file may still be edited, and `expected_hash` only tells them whether the file
-   * moved (`fn`'s second argument: true/false, or null when no expected_hash was given). One edit
+   * Edit the lines of an existing file: `build` (an operation of plan/operations.ts) fills a plan
+   * made against the loaded snapshot, which is then spliced, encoded and finished. When every
+   * edit carries a `range_hash`, the range hashes decide whether a changed file may still be
+   * edited, and `expected_hash` only tells them whether the file moved (`plan.moved`). One edit
    * without a range hash keeps the whole-file check: it has nothing else to stand on.
    */
-  const editFile = async (
-    t: Target,
-    fn: (file: TextFile, moved: boolean | null) => Promise<EditResult>,
-  ): Promise<EditResult> => {
-    const at = await resolvePath(t.path, roots);
+  const edit = async (op: LineOp, req: EditRequest, build: (plan: Plan) => void): Promise<EditResult> => {
+    const at = await resolvePath(req.path, roots);
     return processLocks.run(at.real, () =>
-      withFile(deps, at, { mode: "text", lock: !t.preview }, async (file) => {
-        const moved = t.expectedHash === undefined ? null : !file.hash.startsWith(t.expectedHash);
-        if (!t.anchored) checkExpected(file, t.expectedHash);
-        return fn(file, moved);
+      withFile(deps, at, { mode: "text", lock: !req.preview }, async (file) => {
+        const moved = req.expectedHash === undefined ? null : !file.hash.startsWith(req.expectedHash);
+        if (!req.anchored) checkExpected(file, req.expectedHash);
+        const before = file.doc;
+        const plan = emptyPlan(before, file.at.path, moved);
+        timed("plan", () => build(plan));
+        const {
+          doc: after,
+          placed,
+          from,
+        } = timed("plan", () =>
+          splice(before, plan.regions, plan.emptyFinalNewline, plan.contentCrlf ? "\r\n" : "\n"),
+        );
+        const changes = plan.regions.map((r, i) => ({
+          oldStart: r.start,
+          oldEnd: r.end,
+          newStart: placed[i]?.start ?? r.start,
+          newEnd: placed[i]?.end ?? r.start,
+        }));
+        const warnings: string[] = [];
+        if (plan.contentCrlf && lineEndingStyle(before) !== "none" && dominantEol(before) === "\n") {
+          warnings.push("the content's CRLF line endings were written as LF to match the file");
+        }
+        const next = timed("plan", () => encodeSpliced(before, file.bytes, after, from));
+        return finish({
+          op,
+          file,
+          after,
+          next: next.bytes,
+          changes,
+          removed: plan.removed,
+          preview: req.preview,
+          warnings,
+          splices: next.splices,
+          reusable: decodesTo(after, from),
+        });
       }),
     );
   };
 
-  /** Create or overwrite a whole file. */
-  const writeFile = async (
-    t: Guard & { path: string },
-    fn: (file: TextFile | NoFile) => Promise<EditResult>,
-  ) => {
-    const at = await resolvePath(t.path, roots);
+  /** Create or overwrite a whole file (plan/write.ts makes its new lines). */
+  const write = async (req: WriteRequest): Promise<EditResult> => {
+    const at = await resolvePath(req.path, roots);
     return processLocks.run(at.real, () =>
-      withFile(deps, at, { mode: "text-or-none", lock: !t.preview }, async (file) => {
-        checkExpected(file, t.expectedHash);
-        return fn(file);
+      withFile(deps, at, { mode: "text-or-none", lock: !req.preview }, async (file) => {
+        checkExpected(file, req.expectedHash);
+        const w = writeOp(
+          { path: file.at.path, doc: file.exists ? file.doc : null },
+          req.content,
+          req.keepFormat,
+        );
+        return finish({
+          op: "write",
+          file,
+          after: w.after,
+          next: encode(w.after),
+          changes: w.changes,
+          removed: w.removed,
+          preview: req.preview,
+          warnings: w.warnings,
+          createDirs: req.createDirs,
+        });
       }),
     );
-  };
-
-  /** Make a plan against the file's snapshot, apply it and write it (unless preview). */
-  const applyPlan = async (
-    op: EditResult["op"],
-    file: TextFile,
-    preview: boolean,
-    build: (plan: Plan) => void,
-  ): Promise<EditResult> => {
-    const before = file.doc;
-    const plan = emptyPlan(before, file.at.path);
-    timed("plan", () => build(plan));
-    const {
-      doc: after,
-      placed,
-      from,
-    } = timed("plan", () =>
-      splice(before, plan.regions, plan.emptyFinalNewline, plan.contentCrlf ? "\r\n" : "\n"),
-    );
-    const changes = plan.regions.map((r, i) => ({
-      oldStart: r.start,
-      oldEnd: r.end,
-      newStart: placed[i]?.start ?? r.start,
-      newEnd: placed[i]?.end ?? r.start,
-    }));
-    const warnings: string[] = [];
-    if (plan.contentCrlf && lineEndingStyle(before) !== "none" && dominantEol(before) === "\n") {
-      warnings.push("the content's CRLF line endings were written as LF to match the file");
-    }
-    const next = timed("plan", () => encodeSpliced(before, file.bytes, after, from));
-    return finish({
-      op,
-      file,
-      after,
-      next: next.bytes,
-      changes,
-      removed: plan.removed,
-      preview,
-      warnings,
-      splices: next.splices,
-      reusable: decodesTo(after, from),
-    });
   };
 
   const finish = async (o: Outcome): Promise<EditResult> => {
@@ -218,5 +209,5 @@ export function createMutator({ roots, deps, io, maxDiffBytes }: MutatorContext)
     return balanceWarnings(file.at.display, whole, out, into);
   };
 
-  return { editFile, writeFile, applyPlan, finish };
+  return { edit, write };
 }

@@ -13,8 +13,8 @@
 import { mkdirSync, readdirSync } from "node:fs";
 import { open, readFile, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { singleSplice } from "../doc/bytesplice.js";
-import { type ByteSplice, sha256 } from "../doc/lines.js";
+import { type ByteSplice, singleSplice } from "../doc/bytesplice.js";
+import { sha256 } from "../doc/lines.js";
 import { EditError } from "../errors.js";
 import { writeAtomic } from "./atomic.js";
 import { plainDir } from "./confine.js";

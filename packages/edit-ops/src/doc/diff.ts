@@ -2,6 +2,7 @@
 // `diff` package (so a one-line edit of a 100,000-line file diffs a few lines, not the file);
 // their hunks are shifted to file line numbers and formatted as one patch. Line endings are not
 // shown (every line is "\n"-terminated), except the "\ No newline at end of file" marker.
+// A whole-file change (write, undo) names its changed span with `lineChange`.
 
 import { formatPatch, type StructuredPatch, type StructuredPatchHunk, structuredPatch } from "diff";
 import type { Doc } from "./lines.js";
@@ -21,6 +22,26 @@ export interface DiffSummary {
   diff: string;
   added: number;
   removed: number;
+}
+
+/**
+ * The changed span between two documents when no regions are known (write, undo): lines and
+ * their endings compared from both ends. Null when they are the same (BOM included).
+ */
+export function lineChange(a: Doc, b: Doc): Change | null {
+  const max = Math.min(a.lines.length, b.lines.length);
+  let p = 0;
+  while (p < max && a.lines[p] === b.lines[p] && a.eols[p] === b.eols[p]) p++;
+  let s = 0;
+  while (
+    s < max - p &&
+    a.lines[a.lines.length - 1 - s] === b.lines[b.lines.length - 1 - s] &&
+    a.eols[a.eols.length - 1 - s] === b.eols[b.eols.length - 1 - s]
+  ) {
+    s++;
+  }
+  if (p === a.lines.length && p === b.lines.length && a.bom === b.bom) return null;
+  return { oldStart: p, oldEnd: a.lines.length - s, newStart: p, newEnd: b.lines.length - s };
 }
 
 function windowText(doc: Doc, from: number, to: number): string {

@@ -1,7 +1,8 @@
 import { propertyParams } from "@caveman/test-kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { countEols, decode, encode, encodeSpliced } from "./lines.js";
+import { encodeSpliced } from "./bytesplice.js";
+import { countEols, decode, encode } from "./lines.js";
 import { type Region, splice } from "./splice.js";
 
 const piece = fc.constantFrom("", "a", "é", "😀x", "\r", " {");

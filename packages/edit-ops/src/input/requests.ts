@@ -1,152 +1,198 @@
-// What parsed input means, checked once: the rules a schema cannot state. A position may ride in
-// the path and in fields, and both must agree (a misspelt or missing position never becomes a
-// whole-file edit); hashes are hex, with or without `sha256:`; content is text that fits. Each
-// operation's input becomes one typed request; nothing here touches a file.
+// Each operation's parsed input becomes one typed request: the field checks of fields.ts put
+// together per operation, in the order their errors are reported. A request says what to do;
+// plan/ says what that does to the lines of a snapshot, and disk/ does it. Nothing here touches
+// a file, so every refusal here comes before the file is even resolved.
 
 import { EditError } from "../errors.js";
-import type { BatchEdit as BatchEditInput } from "../types.js";
+import {
+  contentSize,
+  type Guard,
+  guardOf,
+  hashArg,
+  noPosition,
+  type Position,
+  positionOf,
+  replacement,
+  targetOf,
+  wholeFile,
+} from "./fields.js";
 import { parsePathSpec } from "./pathspec.js";
+import type {
+  BatchEdit,
+  BatchInput,
+  DeleteInput,
+  InsertInput,
+  ReadInput,
+  ReplaceInput,
+  UndoInput,
+  WriteInput,
+} from "./schemas.js";
 import type { Target } from "./targets.js";
 
-/** The guard every mutating operation takes. */
-export interface Guard {
-  preview: boolean;
-  /** Lower-case hex, 8-64 digits. */
-  expectedHash: string | undefined;
-}
+const MAX_BATCH = 1000;
 
-/** A position from the path suffix and/or fields. */
-export interface Position {
+/** A request to edit the lines of an existing file: which file, and how it is guarded. */
+export interface EditRequest extends Guard {
   path: string;
-  start?: number;
-  end?: number;
-  all: boolean;
+  /** Every edit carries a range_hash, which then stands in for expected_hash (mutator.ts). */
+  anchored: boolean;
 }
 
-const HASH = /^[0-9a-f]{8,64}$/i;
-
-/** `expected_hash` or `range_hash`: the hex sha256 that read returned, or a prefix of 8+ digits. */
-export function hashArg(value: string | undefined, key: "expected_hash" | "range_hash"): string | undefined {
-  if (value === undefined) return undefined;
-  const clean = value.trim().replace(/^sha256:/i, "");
-  if (!HASH.test(clean)) {
-    throw new EditError(
-      "invalid_argument",
-      `\`${key}\` must be the hex sha256 that read returned (8-64 hex digits)`,
-    );
-  }
-  return clean.toLowerCase();
+export interface InsertRequest extends EditRequest {
+  after: number;
+  content: string;
+  rangeHash: string | undefined;
 }
 
-export function guardOf(args: { preview?: boolean | undefined; expected_hash?: string | undefined }): Guard {
-  return { preview: args.preview ?? false, expectedHash: hashArg(args.expected_hash, "expected_hash") };
+export interface ReplaceRequest extends EditRequest {
+  position: Position;
+  old: string | undefined;
+  content: string;
+  rangeHash: string | undefined;
 }
 
-interface PositionFields {
-  path: string;
-  all?: boolean | undefined;
-  [key: string]: unknown;
-}
-
-/** The position of a line edit; `startKey`/`endKey` name its fields (insert: after_line alone). */
-export function positionOf(args: PositionFields, startKey = "start_line", endKey = "end_line"): Position {
-  const spec = parsePathSpec(args.path);
-  const start = args[startKey] as number | undefined;
-  const end = args[endKey] as number | undefined;
-  const all = args.all ?? false;
-  const fromPath = spec.start_line !== undefined;
-  const disagree =
-    (start !== undefined && start !== spec.start_line) || (end !== undefined && end !== spec.end_line);
-  if (fromPath && disagree) {
-    throw new EditError(
-      "invalid_range",
-      `the path says lines ${spec.start_line}-${spec.end_line} but the fields say ${start ?? "?"}-${end ?? start ?? "?"}; give one`,
-    );
-  }
-  if ((spec.all || all) && (end !== undefined || start !== undefined || fromPath)) {
-    throw new EditError("invalid_range", "ALL and a line range were both given; give one");
-  }
-  if (end !== undefined && start === undefined && !fromPath) {
-    throw new EditError("invalid_range", `\`${endKey}\` was given without \`${startKey}\``);
-  }
-  return {
-    path: spec.path,
-    ...(fromPath ? { start: spec.start_line } : start !== undefined ? { start } : {}),
-    ...(fromPath ? { end: spec.end_line } : (end ?? start) !== undefined ? { end: end ?? start } : {}),
-    all: spec.all === true || all,
-  };
-}
-
-/** A path that names a whole file: `what` says why a line position there is refused. */
-export function wholeFile(path: string, code: "invalid_argument" | "invalid_range", why: string): string {
-  const spec = parsePathSpec(path);
-  if (spec.start_line !== undefined || spec.all)
-    throw new EditError(code, why.replaceAll("{path}", spec.path));
-  return spec.path;
-}
-
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/** Content must fit and be text: NUL would turn the file binary, a lone surrogate cannot be UTF-8. */
-export function contentSize(content: string, max: number): void {
-  if (content.length > max || Buffer.byteLength(content) > max) {
-    throw new EditError("too_large", `content is over the ${max}-byte limit; split the edit`);
-  }
-  if (content.includes("\0")) {
-    throw new EditError("invalid_argument", "content contains NUL characters; only text can be written");
-  }
-  if (LONE_SURROGATE.test(content)) {
-    throw new EditError(
-      "invalid_argument",
-      "content contains an unpaired UTF-16 surrogate, which has no UTF-8 form; fix the text",
-    );
-  }
-}
-
-export function noPosition(op: string): EditError {
-  return new EditError(
-    "invalid_range",
-    `${op} needs a position: start_line/end_line, path:5-15, or path:ALL${op === "replace" ? ", or an exact `old` text" : ""}. ` +
-      "Nothing was changed (a missing position never means the whole file)",
-  );
-}
-
-/** The replacement text: `content`, or its alias `new` (not both). */
-export function replacement(args: { content?: string | undefined; new?: string | undefined }): string {
-  if (args.content !== undefined && args.new !== undefined) {
-    throw new EditError("invalid_argument", "give the replacement as `content` or `new`, not both");
-  }
-  const v = args.content ?? args.new;
-  if (v === undefined)
-    throw new EditError("invalid_argument", "`content` (or `new`) is required: the replacement text");
-  return v;
-}
-
-/** A read target: `marker` needs its text; `function`/`tag` a name or a line. */
-export function targetOf(t: {
-  kind: Target["kind"];
-  name?: string | undefined;
-  line?: number | undefined;
-  text?: string | undefined;
-}): Target {
-  if (t.kind === "marker") {
-    if (t.text === undefined) throw new EditError("invalid_argument", "`text` is required (a string)");
-    return { kind: "marker", text: t.text };
-  }
-  return {
-    kind: t.kind,
-    ...(t.name !== undefined ? { name: t.name } : {}),
-    ...(t.line !== undefined ? { line: t.line } : {}),
-  };
+export interface DeleteRequest extends EditRequest {
+  position: Position;
+  old: string | undefined;
+  rangeHash: string | undefined;
 }
 
 /** One batch edit, its kind decided. */
-export type PlannedEdit =
+type PlannedEdit =
   | { kind: "range"; start: number; end: number; content: string; old?: string; rangeHash?: string }
   | { kind: "insert"; after: number; content: string; rangeHash?: string }
   | { kind: "text"; old: string; content: string; rangeHash?: string };
 
-export function batchEditOf(e: BatchEditInput, i: number): PlannedEdit {
+export interface BatchRequest extends EditRequest {
+  edits: PlannedEdit[];
+}
+
+export interface WriteRequest extends Guard {
+  path: string;
+  content: string;
+  keepFormat: boolean;
+  createDirs: boolean;
+}
+
+export interface UndoRequest extends Guard {
+  path: string;
+}
+
+export interface ReadRequest {
+  start?: number;
+  end?: number;
+  all: boolean;
+  target?: Target;
+  context: number;
+}
+
+export function writeRequest(args: WriteInput, maxBytes: number): WriteRequest {
+  const path = wholeFile(
+    args.path,
+    "invalid_argument",
+    "write replaces the whole file; remove the line position from the path",
+  );
+  contentSize(args.content, maxBytes);
+  return {
+    ...guardOf(args),
+    path,
+    content: args.content,
+    keepFormat: args.keep_format ?? true,
+    createDirs: args.create_dirs ?? false,
+  };
+}
+
+export function insertRequest(args: InsertInput, maxBytes: number): InsertRequest {
+  const rangeHash = hashArg(args.range_hash, "range_hash");
+  const pos = positionOf(args, "after_line", "after_line");
+  if (pos.all) throw new EditError("invalid_range", "insert needs a line to insert after (0 = top), not ALL");
+  const after = pos.start;
+  if (after === undefined) {
+    throw new EditError(
+      "invalid_range",
+      "insert needs `after_line` (0 = top of the file) or a `path:N` position",
+    );
+  }
+  if (pos.end !== after) throw new EditError("invalid_range", "insert takes one line number, not a range");
+  contentSize(args.content, maxBytes);
+  const guard = guardOf(args);
+  return {
+    ...guard,
+    path: pos.path,
+    anchored: rangeHash !== undefined,
+    after,
+    content: args.content,
+    rangeHash,
+  };
+}
+
+/** A replace by range, by `ALL`, or by exact `old` text; which one is decided against the file. */
+export function replaceRequest(args: ReplaceInput, maxBytes: number): ReplaceRequest {
+  const rangeHash = hashArg(args.range_hash, "range_hash");
+  const position = positionOf(args);
+  const content = replacement(args);
+  contentSize(content, maxBytes);
+  const guard = guardOf(args);
+  return {
+    ...guard,
+    path: position.path,
+    anchored: rangeHash !== undefined,
+    position,
+    old: args.old,
+    content,
+    rangeHash,
+  };
+}
+
+export function deleteRequest(args: DeleteInput): DeleteRequest {
+  const rangeHash = hashArg(args.range_hash, "range_hash");
+  const position = positionOf(args);
+  if (!position.all && (position.start === undefined || position.end === undefined))
+    throw noPosition("delete");
+  const guard = guardOf(args);
+  return {
+    ...guard,
+    path: position.path,
+    anchored: rangeHash !== undefined,
+    position,
+    old: args.old,
+    rangeHash,
+  };
+}
+
+export function batchRequest(args: BatchInput, maxBytes: number): BatchRequest {
+  const path = wholeFile(
+    args.path,
+    "invalid_argument",
+    "batch positions go in each edit; remove the position from the path",
+  );
+  if (args.edits.length === 0)
+    throw new EditError("invalid_argument", "`edits` is empty; give at least one edit");
+  if (args.edits.length > MAX_BATCH) {
+    throw new EditError(
+      "too_large",
+      `a batch holds at most ${MAX_BATCH} edits, got ${args.edits.length}; split it`,
+    );
+  }
+  const edits = args.edits.map(batchEditOf);
+  // Each content is checked alone and the sizes summed: joining them first could build a
+  // string far past the limit (or past V8's) before the check could refuse it.
+  let total = 0;
+  for (const e of edits) {
+    contentSize(e.content, maxBytes);
+    total += Buffer.byteLength(e.content);
+  }
+  if (total > maxBytes) {
+    throw new EditError(
+      "too_large",
+      `the batch's content totals ${total} bytes, over the ${maxBytes}-byte limit; split it`,
+    );
+  }
+  const anchored = edits.every((e) => e.rangeHash !== undefined);
+  return { ...guardOf(args), path, anchored, edits };
+}
+
+function batchEditOf(e: BatchEdit, i: number): PlannedEdit {
   const what = `batch edit ${i + 1}`;
   const content = replacement(e);
   const rangeHash = hashArg(e.range_hash, "range_hash");
@@ -173,10 +219,52 @@ export function batchEditOf(e: BatchEditInput, i: number): PlannedEdit {
   );
 }
 
-export function positive(v: number | undefined, fallback: number, name: string, max?: number): number {
-  if (v === undefined) return fallback;
-  if (!Number.isSafeInteger(v) || v < 1)
-    throw new EditError("invalid_argument", `${name} must be a positive integer`);
-  if (max !== undefined && v > max) throw new EditError("invalid_argument", `${name} must be at most ${max}`);
-  return v;
+export function undoRequest(args: UndoInput): UndoRequest {
+  // Undo restores the whole file as it was before its last edit; a position would be ignored.
+  const path = wholeFile(
+    args.path,
+    "invalid_range",
+    "undo takes no line position: it restores the whole file as it was before its last edit; give {path} alone",
+  );
+  return { ...guardOf(args), path };
+}
+
+/** A read's range or target. Positions in the path and in the fields must agree; a target excludes a range. */
+export function readRequest(args: ReadInput): { path: string; req: ReadRequest } {
+  const spec = parsePathSpec(args.path);
+  const fieldStart = args.start_line;
+  const fieldEnd = args.end_line;
+  if ((fieldStart !== undefined || fieldEnd !== undefined) && (spec.all || spec.start_line !== undefined)) {
+    const same =
+      !spec.all &&
+      (fieldStart ?? spec.start_line) === spec.start_line &&
+      (fieldEnd ?? spec.end_line) === spec.end_line;
+    if (!same) {
+      const inPath = spec.all ? "ALL" : `lines ${spec.start_line}-${spec.end_line}`;
+      const inFields = `${fieldStart ?? "?"}-${fieldEnd ?? fieldStart ?? "?"}`;
+      throw new EditError(
+        "invalid_range",
+        `the path says ${inPath} but the fields say ${inFields}; give one`,
+      );
+    }
+  }
+  // An end alone reads from the top; it must never be dropped in favour of the whole file.
+  const start = spec.start_line ?? fieldStart ?? (fieldEnd !== undefined ? 1 : undefined);
+  const end = spec.start_line !== undefined ? spec.end_line : fieldEnd;
+  const context = args.context ?? 0;
+  if (context < 0) throw new EditError("invalid_range", "`context` must be 0 or more lines");
+  const target = args.target === undefined ? undefined : targetOf(args.target);
+  if (target && (start !== undefined || spec.all)) {
+    throw new EditError("invalid_argument", "give a `target` or a line range, not both");
+  }
+  return {
+    path: spec.path,
+    req: {
+      ...(start !== undefined ? { start } : {}),
+      ...(end !== undefined ? { end } : {}),
+      all: spec.all === true,
+      context,
+      ...(target ? { target } : {}),
+    },
+  };
 }

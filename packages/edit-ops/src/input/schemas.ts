@@ -92,6 +92,20 @@ export const replaceInput = replaceArgs.extend({ new: z.string().optional() });
 const batchEditInput = batchEditArgs.extend({ content: z.string().optional(), new: z.string().optional() });
 export const batchInput = batchArgs.extend({ edits: z.array(batchEditInput) });
 
+/**
+ * Inputs, as the schemas above define them (one definition: the editor parses with them
+ * and a server registers them). Field meanings are in the README.
+ */
+export type ReadInput = z.input<typeof readArgs>;
+export type WriteInput = z.input<typeof writeInput>;
+export type InsertInput = z.input<typeof insertArgs>;
+export type ReplaceInput = z.input<typeof replaceInput>;
+export type DeleteInput = z.input<typeof deleteArgs>;
+export type BatchInput = z.input<typeof batchInput>;
+/** One edit of a batch. Positions refer to the file as it was before the batch. */
+export type BatchEdit = BatchInput["edits"][number];
+export type UndoInput = z.input<typeof undoArgs>;
+
 /** Fields that hold a line number or count: a wrong one is `invalid_range`, as any bad position is. */
 const LINE_FIELDS = new Set(["start_line", "end_line", "after_line", "line", "context"]);
 

@@ -1,13 +1,27 @@
 // Turns positional edits into line regions against one snapshot of a file, checking every
 // position against the real line count first. Nothing here touches the disk. A plan holds the
-// snapshot it is made against; each edit is one object (its index names it in errors).
+// snapshot it is made against; each edit is one object (its index names it in errors). The
+// operations (operations.ts) are made of these edits.
 
 import { type Doc, joinLines, splitContent } from "../doc/lines.js";
 import type { Region } from "../doc/splice.js";
 import { EditError } from "../errors.js";
-import type { RemovedText } from "../types.js";
 import { type Anchor, checkAnchored, locate } from "./anchor.js";
 import { findUnique, normalizeNewlines } from "./match.js";
+
+export interface Origin {
+  /** Absolute path as given (inside the roots). */
+  path: string;
+  /** 1-based inclusive lines in the file before the edit. */
+  start_line: number;
+  end_line: number;
+}
+
+/** What an edit removed or overwrote: its exact text, and where it was in the file before. */
+export interface RemovedText {
+  text: string;
+  origin: Origin;
+}
 
 export interface Plan {
   /** The snapshot every position refers to, and its path for messages. */
@@ -19,10 +33,15 @@ export interface Plan {
   contentCrlf: boolean;
   /** For an empty file only: whether the result should end with a newline. */
   emptyFinalNewline: boolean;
+  /**
+   * Whether the file changed since the caller read it, by its expected_hash: false = still the
+   * file's hash, true = changed, null = not given. Range hashes use it (see anchor.ts).
+   */
+  moved: boolean | null;
 }
 
-export function emptyPlan(doc: Doc, path: string): Plan {
-  return { doc, path, regions: [], removed: [], contentCrlf: false, emptyFinalNewline: true };
+export function emptyPlan(doc: Doc, path: string, moved: boolean | null): Plan {
+  return { doc, path, regions: [], removed: [], contentCrlf: false, emptyFinalNewline: true, moved };
 }
 
 interface EditBase {

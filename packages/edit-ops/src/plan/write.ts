@@ -3,12 +3,9 @@
 // line-ending style, the file's style — an agent sends LF, and a CRLF file must stay CRLF.
 // The content's final-newline state is the caller's: writing a whole file states it.
 
-import type { NoFile, TextFile } from "../disk/load.js";
-import type { Change } from "../doc/diff.js";
+import { type Change, lineChange } from "../doc/diff.js";
 import { type Doc, type Eol, joinLines, lineEndingStyle, splitLines } from "../doc/lines.js";
-import { lineChange } from "../result.js";
-import type { RemovedText } from "../types.js";
-import { origin } from "./plan.js";
+import { origin, type RemovedText } from "./plan.js";
 
 export interface WritePlan {
   after: Doc;
@@ -17,12 +14,17 @@ export interface WritePlan {
   warnings: string[];
 }
 
-export function writeOp(file: TextFile | NoFile, content: string, keepFormat: boolean): WritePlan {
+/** `file`: the path and lines of the file as loaded (`doc` null when it does not exist). */
+export function writeOp(
+  file: { path: string; doc: Doc | null },
+  content: string,
+  keepFormat: boolean,
+): WritePlan {
   const warnings: string[] = [];
   const hasBom = content.charCodeAt(0) === 0xfeff;
   const split = splitLines(hasBom ? content.slice(1) : content);
   const after: Doc = { bom: hasBom, ...split };
-  const before = file.exists ? file.doc : null;
+  const before = file.doc;
   if (before && keepFormat) {
     if (before.bom && !after.bom) after.bom = true;
     const was = lineEndingStyle(before);
@@ -40,7 +42,7 @@ export function writeOp(file: TextFile | NoFile, content: string, keepFormat: bo
       ? [
           {
             text: joinLines(before.lines, before.eols, 0, before.lines.length),
-            origin: origin(file.at.path, 1, before.lines.length),
+            origin: origin(file.path, 1, before.lines.length),
           },
         ]
       : [];
