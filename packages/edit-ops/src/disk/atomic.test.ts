@@ -1,20 +1,12 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { tempDir } from "@caveman/test-kit";
+import { describe, expect, it } from "vitest";
 import { deadPid } from "../../test/helpers.js";
 import { removeStaleTemps, TEMP_SUFFIX, tempName, writeAtomic } from "./atomic.js";
 import { plainDir } from "./confine.js";
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-const tmp = () => {
-  const d = mkdtempSync(join(tmpdir(), "edit-ops-atomic-"));
-  dirs.push(d);
-  return d;
-};
+const tmp = () => tempDir("edit-ops-atomic-");
 const io = { randomHex: () => "00112233445566ff", now: () => Date.now() };
 
 describe("writeAtomic", () => {

@@ -1,31 +1,15 @@
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { tempDir } from "@caveman/test-kit";
+import { describe, expect, it } from "vitest";
 import { Snapshots } from "../doc/snapshots.js";
 import { commit } from "./commit.js";
 import { procFdWorks } from "./confine.js";
 import { type FileDeps, withFile } from "./load.js";
 import { openRoots, resolvePath } from "./roots.js";
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
 function env() {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), "edit-ops-store-")));
-  dirs.push(root);
+  const root = tempDir("edit-ops-store-");
   const roots = openRoots([root]);
   const deps: FileDeps = {
     roots,
@@ -104,8 +88,7 @@ describe("the residual window", () => {
     "warns when the directory itself is moved out of the roots between the last check and the rename",
     async () => {
       const { root, deps, roots } = env();
-      const outside = realpathSync(mkdtempSync(join(tmpdir(), "edit-ops-moved-")));
-      dirs.push(outside);
+      const outside = tempDir("edit-ops-moved-");
       mkdirSync(join(root, "sub"));
       writeFileSync(join(root, "sub", "a.txt"), "one\n");
       const at = await resolvePath("sub/a.txt", roots);

@@ -1,34 +1,22 @@
 // Deterministic checks of the two confinement modes: a directory is pinned, then swapped for a
 // symlink to the outside before the next step. On Linux (/proc/self/fd) the next step still
 // lands in the pinned directory; in the portable mode the swap is detected and refused.
-import {
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { open } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { tempDir } from "@caveman/test-kit";
 import { afterEach, describe, expect, it } from "vitest";
 import { failure } from "../../test/helpers.js";
 import { forceIdentityMode, pinDir, procFdWorks } from "./confine.js";
 import { openEntry } from "./entries.js";
 import { openRoots } from "./roots.js";
 
-const dirs: string[] = [];
 afterEach(() => {
   forceIdentityMode(false);
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
 function tree() {
-  const base = realpathSync(mkdtempSync(join(tmpdir(), "edit-ops-confine-")));
-  dirs.push(base);
+  const base = tempDir("edit-ops-confine-");
   const root = join(base, "root");
   const sub = join(root, "sub");
   const outside = join(base, "outside");
