@@ -45,7 +45,7 @@ interface Outcome {
   createDirs?: boolean;
   /** The byte splices from the file's bytes to `next`, when known. */
   splices?: ByteSplice[];
-  /** `after` is exactly what decoding `next` gives, so it may serve the next edit (snapshots.ts). */
+  /** `after` is exactly what decoding `next` gives, so it may serve the next edit (doc/snapshots.ts). */
   reusable?: boolean;
 }
 

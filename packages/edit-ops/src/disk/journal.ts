@@ -5,7 +5,7 @@
 //   <journalDir>/<sha256(realpath)[0:32]>/<seq:10 digits>.edit
 // one file per entry: a JSON header line, then the removed bytes. It is written atomically (temp
 // file, fsync, rename, directory fsync), so an entry is whole or absent, and it is made durable
-// *before* the edited file is replaced (see store.ts): a crash can leave an entry whose edit never
+// *before* the edited file is replaced (see commit.ts): a crash can leave an entry whose edit never
 // landed, never an edit without its entry. Such an entry is recognised at undo time (the file
 // still has the entry's `before_hash`) and skipped. Entries of older versions (`.json` + `.bin`)
 // are still read. Directories are 0700 and files 0600: the bytes may be private source.

@@ -3,7 +3,8 @@
 // list is paid on every agent call); the editor parses its input with the same schemas, widened
 // by the few keys only library callers use (`new`, `keep_format`). What a schema cannot say —
 // that a position in the path and in the fields agree, that a hash is hex, that content is
-// text — is checked once after parsing, in requests.ts, with the error codes the tools report.
+// text — is checked once after parsing, in fields.ts and requests.ts, with the error codes the
+// tools report.
 
 import { type core, z } from "zod";
 import { EditError } from "../errors.js";
@@ -23,7 +24,7 @@ export const readArgs = z.strictObject({
   path: z.string(),
   start_line: line.optional(),
   end_line: line.optional(),
-  // Flat rather than a union of the three kinds: cheaper on the wire; requests.ts checks the combination.
+  // Flat rather than a union of the three kinds: cheaper on the wire; fields.ts checks the combination.
   target: z
     .strictObject({
       kind: z.enum(["function", "tag", "marker"]),
