@@ -115,15 +115,7 @@ export function insertRequest(args: InsertInput, maxBytes: number): InsertReques
   }
   if (pos.end !== after) throw new EditError("invalid_range", "insert takes one line number, not a range");
   contentSize(args.content, maxBytes);
-  const guard = guardOf(args);
-  return {
-    ...guard,
-    path: pos.path,
-    anchored: rangeHash !== undefined,
-    after,
-    content: args.content,
-    rangeHash,
-  };
+  return { ...oneEdit(args, pos.path, rangeHash), after, content: args.content };
 }
 
 /** A replace by range, by `ALL`, or by exact `old` text; which one is decided against the file. */
@@ -132,16 +124,7 @@ export function replaceRequest(args: ReplaceInput, maxBytes: number): ReplaceReq
   const position = positionOf(args);
   const content = replacement(args);
   contentSize(content, maxBytes);
-  const guard = guardOf(args);
-  return {
-    ...guard,
-    path: position.path,
-    anchored: rangeHash !== undefined,
-    position,
-    old: args.old,
-    content,
-    rangeHash,
-  };
+  return { ...oneEdit(args, position.path, rangeHash), position, old: args.old, content };
 }
 
 export function deleteRequest(args: DeleteInput): DeleteRequest {
@@ -149,15 +132,16 @@ export function deleteRequest(args: DeleteInput): DeleteRequest {
   const position = positionOf(args);
   if (!position.all && (position.start === undefined || position.end === undefined))
     throw noPosition("delete");
-  const guard = guardOf(args);
-  return {
-    ...guard,
-    path: position.path,
-    anchored: rangeHash !== undefined,
-    position,
-    old: args.old,
-    rangeHash,
-  };
+  return { ...oneEdit(args, position.path, rangeHash), position, old: args.old };
+}
+
+/** What a single line edit carries besides its position: the guard, and its range hash if any. */
+function oneEdit(
+  args: { preview?: boolean | undefined; expected_hash?: string | undefined },
+  path: string,
+  rangeHash: string | undefined,
+) {
+  return { ...guardOf(args), path, anchored: rangeHash !== undefined, rangeHash };
 }
 
 export function batchRequest(args: BatchInput, maxBytes: number): BatchRequest {
