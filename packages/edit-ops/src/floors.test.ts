@@ -10,7 +10,7 @@
 // TypeScript syntax tree, so `import type`, `export … from` and `import()` count as arrows too.
 
 import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, normalize } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
@@ -62,14 +62,26 @@ function specifiersOf(file: string, text: string): string[] {
   return out;
 }
 
+/** The package's own name: a file may import it (a self-reference), which is index.ts. */
+const selfName = (JSON.parse(readFileSync(join(here, "../package.json"), "utf8")) as { name: string }).name;
+
+/**
+ * The file of src/ a specifier names, relative to src/ (null for another package or a file
+ * outside src/). Judged by the file, not by the spelling: from doc/, `../../src/mutator.js` is
+ * mutator.ts, and the package's own name is index.ts.
+ */
+function fileOf(from: string, spec: string): string | null {
+  if (spec !== selfName && !spec.startsWith(".")) return null;
+  const abs = spec === selfName ? join(here, "index.ts") : resolve(here, dirname(from), spec);
+  const target = relative(here, abs).split(sep).join("/").replace(/\.js$/, ".ts");
+  // Test helpers outside src/ (../test/helpers.ts) are not part of the layering.
+  return target.startsWith("../") ? null : target;
+}
+
 /** The files of src/ that `text` (the file `file`, relative to src/) imports. */
 function importsOf(file: string, text: string): string[] {
-  const targets = specifiersOf(file, text)
-    .filter((spec) => spec.startsWith("."))
-    .map((spec) => normalize(join(dirname(file), spec)).replace(/\.js$/, ".ts"))
-    // Test helpers outside src/ (../test/helpers.ts) are not part of the layering.
-    .filter((target) => !target.startsWith("../"));
-  return [...new Set(targets)];
+  const targets = specifiersOf(file, text).map((spec) => fileOf(file, spec));
+  return [...new Set(targets.filter((t) => t !== null))];
 }
 
 /** Every file of src/ (tests included) and the files of src/ it imports. */
@@ -146,6 +158,14 @@ describe("the layout of src/", () => {
       'export type P = import("../plan/plan.js").Plan;',
     ];
     for (const form of forms) expect(importsOf("doc/x.ts", form), form).toEqual(["plan/plan.ts"]);
+  });
+
+  it("sees an arrow written as the package's own name, or as a path that leaves src/ and comes back", () => {
+    expect(importsOf("doc/x.ts", 'import { createEditor } from "@caveman/edit-ops";')).toEqual(["index.ts"]);
+    expect(importsOf("doc/x.ts", 'import { createMutator } from "../../src/mutator.js";')).toEqual([
+      "mutator.ts",
+    ]);
+    expect(importsOf("doc/x.ts", 'import { deadPid } from "../../test/helpers.js";')).toEqual([]);
   });
 
   it("would name an arrow running back up and a circle (the checks check)", () => {
