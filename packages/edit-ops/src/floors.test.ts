@@ -7,10 +7,11 @@
 //   disk/   files on disk: roots, confinement, locks, atomic writes, load, commit, journal
 //   top     the other files of src/: editor, mutator, undo, read, result, types, index
 // A file may import files of its own floor and of the floors below it. Imports are read from the
-// TypeScript syntax tree, so `import type`, `export … from` and `import()` count as arrows too.
+// TypeScript syntax tree, so `import type`, `export … from` and `import()` count as arrows too,
+// and each is resolved to a file the way tsc resolves it (with the package's tsconfig).
 
 import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
@@ -62,18 +63,24 @@ function specifiersOf(file: string, text: string): string[] {
   return out;
 }
 
-/** The package's own name: a file may import it (a self-reference), which is index.ts. */
-const selfName = (JSON.parse(readFileSync(join(here, "../package.json"), "utf8")) as { name: string }).name;
+/** The package's compiler options (tsconfig.json), so a specifier resolves as tsc resolves it. */
+function compilerOptions(): ts.CompilerOptions {
+  const dir = join(here, "..");
+  const { config } = ts.readConfigFile(join(dir, "tsconfig.json"), ts.sys.readFile);
+  return ts.parseJsonConfigFileContent(config, ts.sys, dir).options;
+}
+const options = compilerOptions();
 
 /**
  * The file of src/ a specifier names, relative to src/ (null for another package or a file
- * outside src/). Judged by the file, not by the spelling: from doc/, `../../src/mutator.js` is
- * mutator.ts, and the package's own name is index.ts.
+ * outside src/). Resolved the way tsc resolves it, not judged by the spelling: from doc/,
+ * `./splice` (no extension) is doc/splice.ts, `../../src/mutator.js` is mutator.ts, and the
+ * package's own name is index.ts.
  */
 function fileOf(from: string, spec: string): string | null {
-  if (spec !== selfName && !spec.startsWith(".")) return null;
-  const abs = spec === selfName ? join(here, "index.ts") : resolve(here, dirname(from), spec);
-  const target = relative(here, abs).split(sep).join("/").replace(/\.js$/, ".ts");
+  const found = ts.resolveModuleName(spec, join(here, from), options, ts.sys).resolvedModule;
+  if (!found) return null;
+  const target = relative(here, found.resolvedFileName).split(sep).join("/");
   // Test helpers outside src/ (../test/helpers.ts) are not part of the layering.
   return target.startsWith("../") ? null : target;
 }
@@ -166,6 +173,11 @@ describe("the layout of src/", () => {
       "mutator.ts",
     ]);
     expect(importsOf("doc/x.ts", 'import { deadPid } from "../../test/helpers.js";')).toEqual([]);
+  });
+
+  it("sees an import without an extension, which the package's module resolution (Bundler) allows", () => {
+    expect(importsOf("doc/x.ts", 'import { splice } from "./splice";')).toEqual(["doc/splice.ts"]);
+    expect(importsOf("doc/x.ts", 'import { EditError } from "../errors";')).toEqual(["errors.ts"]);
   });
 
   it("would name an arrow running back up and a circle (the checks check)", () => {
