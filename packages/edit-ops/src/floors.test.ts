@@ -6,11 +6,12 @@
 //   plan/   what an operation does to those lines: regions, anchors, matches, near misses
 //   disk/   files on disk: roots, confinement, locks, atomic writes, load, commit, journal
 //   top     the other files of src/: editor, mutator, undo, read, result, types, index
-// A file may import files of its own floor and of the floors below it. Imports are read with the
-// TypeScript scanner, so `import type` and `export … from` count as arrows too.
+// A file may import files of its own floor and of the floors below it. Imports are read from the
+// TypeScript syntax tree, so `import type`, `export … from` and `import()` count as arrows too,
+// and each is resolved to a file the way tsc resolves it (with the package's tsconfig).
 
 import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, normalize } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
@@ -32,23 +33,71 @@ function floorOf(file: string): number {
 
 type Edges = Map<string, string[]>;
 
+/**
+ * Every module specifier of `text`: imports and re-exports (type-only ones too), `import x =
+ * require()`, dynamic `import()` and `import("…").T` types. Read from the syntax tree rather than
+ * with `ts.preProcessFile`, whose scanner skips `export * as ns from` and `export type * as ns`.
+ */
+function specifiersOf(file: string, text: string): string[] {
+  const out: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) {
+      if (node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier))
+        out.push(node.moduleSpecifier.text);
+    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) {
+      const ref = node.moduleReference.expression;
+      if (ts.isStringLiteral(ref)) out.push(ref.text);
+    } else if (ts.isImportTypeNode(node)) {
+      const arg = node.argument;
+      if (ts.isLiteralTypeNode(arg) && ts.isStringLiteral(arg.literal)) out.push(arg.literal.text);
+    } else if (ts.isCallExpression(node)) {
+      const callee = node.expression;
+      const dynamic =
+        callee.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(callee) && callee.text === "require");
+      const [arg] = node.arguments;
+      if (dynamic && arg && ts.isStringLiteralLike(arg)) out.push(arg.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS));
+  return out;
+}
+
+/** The package's compiler options (tsconfig.json), so a specifier resolves as tsc resolves it. */
+function compilerOptions(): ts.CompilerOptions {
+  const dir = join(here, "..");
+  const { config } = ts.readConfigFile(join(dir, "tsconfig.json"), ts.sys.readFile);
+  return ts.parseJsonConfigFileContent(config, ts.sys, dir).options;
+}
+const options = compilerOptions();
+
+/**
+ * The file of src/ a specifier names, relative to src/ (null for another package or a file
+ * outside src/). Resolved the way tsc resolves it, not judged by the spelling: from doc/,
+ * `./splice` (no extension) is doc/splice.ts, `../../src/mutator.js` is mutator.ts, and the
+ * package's own name is index.ts.
+ */
+function fileOf(from: string, spec: string): string | null {
+  const found = ts.resolveModuleName(spec, join(here, from), options, ts.sys).resolvedModule;
+  if (!found) return null;
+  const target = relative(here, found.resolvedFileName).split(sep).join("/");
+  // Test helpers outside src/ (../test/helpers.ts) are not part of the layering.
+  return target.startsWith("../") ? null : target;
+}
+
+/** The files of src/ that `text` (the file `file`, relative to src/) imports. */
+function importsOf(file: string, text: string): string[] {
+  const targets = specifiersOf(file, text).map((spec) => fileOf(file, spec));
+  return [...new Set(targets.filter((t) => t !== null))];
+}
+
 /** Every file of src/ (tests included) and the files of src/ it imports. */
 function importsOfSrc(): Edges {
   const files = readdirSync(here, { recursive: true, encoding: "utf8" })
     .map((n) => n.split("\\").join("/"))
     .filter((n) => n.endsWith(".ts"));
   const edges: Edges = new Map();
-  for (const file of files) {
-    const text = readFileSync(join(here, file), "utf8");
-    const targets = ts
-      .preProcessFile(text, true, true)
-      .importedFiles.map((f) => f.fileName)
-      .filter((spec) => spec.startsWith("."))
-      .map((spec) => normalize(join(dirname(file), spec)).replace(/\.js$/, ".ts"))
-      // Test helpers outside src/ (../test/helpers.ts) are not part of the layering.
-      .filter((target) => !target.startsWith("../"));
-    edges.set(file, [...new Set(targets)]);
-  }
+  for (const file of files) edges.set(file, importsOf(file, readFileSync(join(here, file), "utf8")));
   return edges;
 }
 
@@ -98,6 +147,37 @@ describe("the layout of src/", () => {
 
   it("has no files that import each other in a circle", () => {
     expect(circles(edges)).toEqual([]);
+  });
+
+  it("sees an arrow in every form of import and re-export, type-only ones too", () => {
+    const forms = [
+      'import { Plan } from "../plan/plan.js";',
+      'import type { Plan } from "../plan/plan.js";',
+      'import { type Plan } from "../plan/plan.js";',
+      'import * as plan from "../plan/plan.js";',
+      'import "../plan/plan.js";',
+      'export { emptyPlan } from "../plan/plan.js";',
+      'export type { Plan } from "../plan/plan.js";',
+      'export * from "../plan/plan.js";',
+      'export * as plan from "../plan/plan.js";',
+      'export type * as plan from "../plan/plan.js";',
+      'export const load = () => import("../plan/plan.js");',
+      'export type P = import("../plan/plan.js").Plan;',
+    ];
+    for (const form of forms) expect(importsOf("doc/x.ts", form), form).toEqual(["plan/plan.ts"]);
+  });
+
+  it("sees an arrow written as the package's own name, or as a path that leaves src/ and comes back", () => {
+    expect(importsOf("doc/x.ts", 'import { createEditor } from "@caveman/edit-ops";')).toEqual(["index.ts"]);
+    expect(importsOf("doc/x.ts", 'import { createMutator } from "../../src/mutator.js";')).toEqual([
+      "mutator.ts",
+    ]);
+    expect(importsOf("doc/x.ts", 'import { deadPid } from "../../test/helpers.js";')).toEqual([]);
+  });
+
+  it("sees an import without an extension, which the package's module resolution (Bundler) allows", () => {
+    expect(importsOf("doc/x.ts", 'import { splice } from "./splice";')).toEqual(["doc/splice.ts"]);
+    expect(importsOf("doc/x.ts", 'import { EditError } from "../errors";')).toEqual(["errors.ts"]);
   });
 
   it("would name an arrow running back up and a circle (the checks check)", () => {
