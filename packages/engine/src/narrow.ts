@@ -53,15 +53,9 @@ function full(original: string, lines: number, note: string): NarrowResult {
   return { output: original, full: true, unitsTotal: lines, unitsShown: lines, matches: lines, note };
 }
 
-function only(marker: string, lines: number, note?: string): NarrowResult {
-  return {
-    output: marker,
-    full: false,
-    unitsTotal: lines,
-    unitsShown: 0,
-    matches: 0,
-    ...(note ? { note } : {}),
-  };
+/** A view that is one marker: nothing matched, or nothing is there (the marker says which). */
+function only(marker: string, lines: number): NarrowResult {
+  return { output: marker, full: false, unitsTotal: lines, unitsShown: 0, matches: 0 };
 }
 
 function page(original: string, n: number, s: Settings): NarrowResult {
@@ -102,7 +96,6 @@ function span(
         facts: [`${lineSpan(from, to)} is outside lines 1-${n}`],
       }),
       n,
-      `${lineSpan(from, to)} is outside lines 1-${n}`,
     );
   const last = Math.min(to, n);
   const starts = lineStarts(lines);
@@ -141,7 +134,7 @@ function search(original: string, input: SearchIn, s: Settings): NarrowResult {
         : "none matched the query";
     const facts = [input.miss ?? why, ...(matches.fact && input.miss === undefined ? [matches.fact] : [])];
     const marker = formatMarker({ count: n, unit: "line", verb: "skipped", where: lineSpan(1, n), facts });
-    return only(marker, n, "no line matched the query");
+    return only(marker, n);
   }
   let where: ((line: number, column: number) => string | undefined) | undefined;
   if (root) {
@@ -199,7 +192,6 @@ export function narrow(original: string, query: string, options: NarrowOptions =
     return only(
       formatMarker({ count: 1, unit: "view", verb: "skipped", facts: [why, 'the original: "page:1"'] }),
       1,
-      why,
     );
   }
 }
