@@ -8,7 +8,6 @@
 // and a view would not be smaller (`full: true`, with a note). Never throws, never makes up a line.
 import { detectWithValue } from "./detect.js";
 import { messageOf } from "./errors.js";
-import { type JNode, parseSpans } from "./json/spans.js";
 import { formatMarker, lineSpan } from "./markers.js";
 import { contextFor } from "./narrow/context.js";
 import { matchLines } from "./narrow/match.js";
@@ -18,6 +17,7 @@ import { parseQuery, type SearchQuery } from "./narrow/query.js";
 import { queryWords } from "./narrow/rank.js";
 import { sliceView } from "./narrow/slice.js";
 import { grepView } from "./narrow/view.js";
+import { type JNode, parseSpans } from "./shared/spans.js";
 import { measureTokens } from "./tokens.js";
 import type { ContentKind, NarrowOptions, NarrowResult } from "./types.js";
 

@@ -55,6 +55,25 @@ function readStdin(
   });
 }
 
+/**
+ * The hook's context: `@caveman/keep` with the engine on this thread, loaded only when a text is
+ * worth compressing (a pass never loads the engine, the tokenizer or the store), and the store
+ * opened on first use through `store`.
+ */
+export function hookContext(config: Config, deadline: number, store: () => CcrStore): HookContext {
+  const expired = () => Date.now() > deadline;
+  return {
+    settings: config.hooks.settings,
+    persistRoots: config.hooks.persistRoots,
+    expired,
+    keep: async (req) => {
+      const { inlineRunner, keep } = await import("@caveman/keep");
+      return keep(req, { run: inlineRunner, store: { put: (o, m) => store().put(o, m) }, expired });
+    },
+    keepText: (text, meta) => Promise.resolve(store().put(text, meta).handle),
+  };
+}
+
 /** The hook's store: the configured SQLite file, never a memory fallback. */
 export function openHookStore(config: Config, deadline: number): CcrStore {
   if (config.store.kind !== "sqlite")
@@ -93,17 +112,11 @@ export async function runHookCommand(
     } else if (text === null) {
       reason = "stdin_unfinished";
     } else {
-      const ctx: HookContext = {
-        settings,
-        deadline,
-        clock: Date.now,
-        persistRoots: config.hooks.persistRoots,
-        store: () => {
-          store ??= openHookStore(config, deadline);
-          return store;
-        },
-      };
-      const run = runHook(command.host, text, ctx);
+      const ctx = hookContext(config, deadline, () => {
+        store ??= openHookStore(config, deadline);
+        return store;
+      });
+      const run = await runHook(command.host, text, ctx);
       reason = run.reason;
       if (run.stdout !== "" && Date.now() <= deadline) await writeOut(io, run.stdout);
       else if (run.stdout !== "") reason = "deadline";

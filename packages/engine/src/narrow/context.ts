@@ -1,7 +1,7 @@
 // The lines shown around a hit, as `grep -n -C1` would, plus what the kind says a reader needs to
 // place it: a diff hit's file and hunk headers, a table row's header, the continuation lines
 // (stack frames) of a log line.
-import { isContinuation } from "../log/template.js";
+import { isContinuation } from "../shared/severity.js";
 import type { ContentKind } from "../types.js";
 
 /** Context lines of a hit: 0-based line indices, any order. */
