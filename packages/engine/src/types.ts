@@ -17,7 +17,10 @@ export interface CompressOptions {
   handle?: string;
   /** Inputs below this many tokens pass through (default 300). */
   floorTokens?: number;
-  /** Most tokens `output` may cost, markers included (`src/budget.ts`). */
+  /**
+   * Most o200k tokens `output` may cost, markers included. An output over it, or an input over
+   * it that would pass through, is folded to it by lines (`src/budget.ts`).
+   */
   budget?: number;
 }
 
@@ -38,6 +41,8 @@ export interface CompressResult {
   tokensEstimated?: boolean;
   /** Detected source language for kind "code". */
   language?: string;
+  /** Set when a budget was asked: the limit, and whether `tokensOut` is within it. */
+  budget?: { limit: number; met: boolean };
 }
 
 /** Result of `detect`. */
