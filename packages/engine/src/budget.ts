@@ -40,7 +40,7 @@ const SEVERE: ReadonlySet<ContentKind> = new Set([
 ]);
 
 /** Indices of the input lines an output keeps, in order (markers and rewritten lines skipped). */
-export function keptLines(lines: readonly string[], output: string): number[] {
+function keptLines(lines: readonly string[], output: string): number[] {
   const where = new Map<string, number[]>();
   lines.forEach((l, i) => {
     const list = where.get(l);

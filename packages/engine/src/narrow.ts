@@ -24,7 +24,7 @@ import type { ContentKind, NarrowOptions, NarrowResult } from "./types.js";
 /** Tokens a view may cost unless the caller says otherwise. */
 export const DEFAULT_NARROW_BUDGET = 400;
 /** The smallest budget a view gets: room for a line, its context and the "more" marker. */
-export const MIN_NARROW_BUDGET = 100;
+const MIN_NARROW_BUDGET = 100;
 /** Tokens per page of `page:N` unless the caller says otherwise (under a 25,000-token host limit). */
 export const DEFAULT_PAGE_TOKENS = 16_000;
 /** Matching lines on one page of a search unless the caller says otherwise. */

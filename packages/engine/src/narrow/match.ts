@@ -9,7 +9,7 @@ import { tick } from "../work.js";
 import { unpasteView } from "./query.js";
 import { queryWords, rankUnits } from "./rank.js";
 
-export type MatchMode = "text" | "words" | "ranked" | "regex";
+type MatchMode = "text" | "words" | "ranked" | "regex";
 
 /** The matching lines of a search, in priority order (line order, or rank for `ranked`). */
 export interface Matches {

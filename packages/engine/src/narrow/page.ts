@@ -10,7 +10,7 @@ import { EXACT_TOKEN_LIMIT, measureTokens } from "../tokens.js";
 import { tick } from "../work.js";
 
 /** The smallest page size `pageOf` accepts; a smaller one is raised to it. */
-export const MIN_PAGE_TOKENS = 50;
+const MIN_PAGE_TOKENS = 50;
 
 /** One page of an original. */
 export interface Page {

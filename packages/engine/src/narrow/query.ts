@@ -5,14 +5,14 @@
 // query starting with `/` is a JSON pointer depends on the original, so `narrow` decides that.
 
 /** A line span, 1-based inclusive, as asked (not yet clamped to the original). */
-export interface SpanQuery {
+interface SpanQuery {
   form: "lines";
   from: number;
   to: number;
 }
 
 /** A byte-exact page of the whole original. */
-export interface PageQuery {
+interface PageQuery {
   form: "page";
   page: number;
 }
