@@ -3,9 +3,8 @@
 // limit one page at a time. Pages end after a newline wherever a line fits; a line longer than a
 // page is cut by characters, never inside a surrogate pair or a CRLF. The layout depends only on
 // (original, pageTokens): page 3 asked today is page 3 asked tomorrow. Each page is counted
-// exactly (a page is at most EXACT_TOKEN_LIMIT characters, which measureTokens counts exactly),
-// so the cost of a layout is one exact count of the original plus the recounts of pages that
-// came out too dense for the first cut.
+// exactly (in pieces measureTokens counts exactly), so the cost of a layout is about one exact
+// count of the original plus the recounts of pages that came out too dense for the first cut.
 import { EXACT_TOKEN_LIMIT, measureTokens } from "../tokens.js";
 import { tick } from "../work.js";
 
@@ -37,6 +36,22 @@ export interface NoPage {
   pages: number;
 }
 
+/**
+ * o200k tokens of `text`, counted exactly in pieces of at most EXACT_TOKEN_LIMIT characters cut
+ * after newlines (measureTokens estimates above that size; a page must be counted, not guessed).
+ * Cutting can only add a token or so per piece, so the sum bounds the whole from above.
+ */
+function countPage(text: string): number {
+  if (text.length <= EXACT_TOKEN_LIMIT) return measureTokens(text).tokens;
+  let total = 0;
+  for (let at = 0; at < text.length; ) {
+    const end = endBefore(text, at, Math.min(text.length, at + EXACT_TOKEN_LIMIT));
+    total += measureTokens(text.slice(at, end)).tokens;
+    at = end;
+  }
+  return total;
+}
+
 /** True when a cut at `at` would split a surrogate pair or a CRLF. */
 function badCut(text: string, at: number): boolean {
   const before = text.charCodeAt(at - 1);
@@ -65,12 +80,12 @@ function pageEnd(
   pageTokens: number,
   charsPerToken: number,
 ): { end: number; tokens: number } {
-  const guess = Math.floor(pageTokens * charsPerToken * 0.97);
-  let end = endBefore(text, start, Math.min(text.length, start + Math.min(EXACT_TOKEN_LIMIT, guess)));
+  const guess = Math.max(1, Math.floor(pageTokens * charsPerToken * 0.97));
+  let end = endBefore(text, start, Math.min(text.length, start + guess));
   for (;;) {
     const chars = end - start;
     tick(chars);
-    const tokens = measureTokens(text.slice(start, end)).tokens;
+    const tokens = countPage(text.slice(start, end));
     if (tokens <= pageTokens || chars <= 1) return { end, tokens };
     // Shrink in proportion, a little under, so one recount usually settles it.
     const target = start + Math.max(1, Math.floor((chars * pageTokens * 0.97) / tokens));
