@@ -1,16 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { corpusItem } from "./corpus.test-util.js";
 import { isMarkerLine } from "./markers.js";
+import { ALL, LOG, tokens } from "./narrow/log.test-helpers.js";
 import { narrow } from "./narrow.js";
-import { measureTokens } from "./tokens.js";
-
-const LOG = Array.from({ length: 300 }, (_, i) =>
-  i === 200
-    ? "2026-11-30 10:03:20 ERROR payment declined for order 4821\n    at charge (src/pay.ts:10:3)"
-    : `2026-11-30 10:00:${String(i % 60).padStart(2, "0")} INFO heartbeat ${i}`,
-).join("\n");
-const ALL = { budget: Number.POSITIVE_INFINITY };
-const tokens = (s: string) => measureTokens(s).tokens;
 
 describe("narrow: a search reads like grep -n -C1", () => {
   it("prints the hit as line:text, one line of context as line-text, stack frames after an error", () => {

@@ -1,14 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { narrow } from "../narrow.js";
-import { measureTokens } from "../tokens.js";
-
-const LOG = Array.from({ length: 300 }, (_, i) =>
-  i === 200
-    ? "2026-11-30 10:03:20 ERROR payment declined for order 4821\n    at charge (src/pay.ts:10:3)"
-    : `2026-11-30 10:00:${String(i % 60).padStart(2, "0")} INFO heartbeat ${i}`,
-).join("\n");
-const ALL = { budget: Number.POSITIVE_INFINITY };
-const tokens = (s: string) => measureTokens(s).tokens;
+import { ALL, LOG, tokens } from "./log.test-helpers.js";
 
 describe("narrow: structural queries keep their slice, held to the budget", () => {
   it("returns exactly the requested lines for lines:a-b", () => {
