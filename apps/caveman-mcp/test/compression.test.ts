@@ -94,7 +94,7 @@ describe("compression tools (real process)", () => {
     }
   });
 
-  it("applies the anti-storm rules per session: repeat pointer, then the full original after 5 distinct queries", async () => {
+  it("applies the anti-storm rules per session: repeat pointer; after 5 distinct queries a small original whole, a large one still narrowed", async () => {
     const box = sandbox();
     const input = bigJson();
     const c = await client(box);
@@ -117,12 +117,28 @@ describe("compression tools (real process)", () => {
       });
       expect(v.isError).toBeFalsy();
     }
+    // bigJson is over FORCED_FULL_MAX_TOKENS: a sixth view costs less than the whole original.
     const sixth = await c.callTool({
       name: "caveman_retrieve",
       arguments: { recovery_handle: handle, query: "user8" },
     });
-    expect(text(sixth)).toBe(input);
-    expect(allText(sixth)).toContain("returning the full original");
+    expect(text(sixth)).not.toBe(input);
+    expect(text(sixth)).toMatch(/^\d+[:-]/);
+    const small = Array.from(
+      { length: 80 },
+      (_, i) => `2024-05-01T10:00:00Z INFO job ${i} user${i % 17} ok`,
+    ).join("\n");
+    const packed = await c.callTool({ name: "caveman_compress", arguments: { input: `${small}\n` } });
+    const smallHandle = handleIn(packed);
+    expect(smallHandle).toMatch(/^ccr_/);
+    for (const q of ["user1", "user2", "user3", "user4", "user5"])
+      await c.callTool({ name: "caveman_retrieve", arguments: { recovery_handle: smallHandle, query: q } });
+    const whole = await c.callTool({
+      name: "caveman_retrieve",
+      arguments: { recovery_handle: smallHandle, query: "user6" },
+    });
+    expect(text(whole)).toBe(`${small}\n`);
+    expect(allText(whole)).toContain("returning the full original");
     // A new session has seen nothing yet, so nothing is withheld from it.
     const other = await client(box);
     const fresh = await other.callTool({

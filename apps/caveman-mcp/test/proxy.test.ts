@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { describe, expect, it } from "vitest";
-import { CLI, INIT, sandbox, spawnRaw, text } from "./helpers.js";
+import { allText, CLI, INIT, sandbox, spawnRaw, text } from "./helpers.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/wrapped-server.mjs", import.meta.url));
 const { logText } = (await import(FIXTURE)) as { logText: () => string };
@@ -34,11 +34,17 @@ describe("caveman-mcp proxy", () => {
       expect(big).toContain("card_declined");
       const handle = /recovery_handle "(ccr_[0-9a-f]{32})"/.exec(big)?.[1];
       expect(handle).toBeDefined();
-      const back = await client.callTool({
-        name: "caveman_retrieve",
-        arguments: { recovery_handle: handle },
-      });
-      expect(text(back)).toBe(logText());
+      // Over one retrieve page, the original comes back in pages that concatenate to it.
+      let back = "";
+      for (let page = 1, pages = 1; page <= pages; page++) {
+        const r = await client.callTool({
+          name: "caveman_retrieve",
+          arguments: { recovery_handle: handle, ...(page > 1 ? { query: `page:${page}` } : {}) },
+        });
+        back += text(r);
+        pages = Number(/\[caveman: page \d+ of (\d+) /.exec(allText(r))?.[1] ?? 1);
+      }
+      expect(back).toBe(logText());
     } finally {
       await client.close();
     }

@@ -161,7 +161,10 @@ function goldStatus(engine, item, output) {
 
 function retrieveExact(engine, item, handle) {
   if (handleFor(item.content) !== handle) return false;
-  const view = engine.narrow(item.content, "lines:1-999999999", { hint: item.hint });
+  const view = engine.narrow(item.content, "lines:1-999999999", {
+    hint: item.hint,
+    budget: Number.POSITIVE_INFINITY,
+  });
   return view.output === item.content;
 }
 

@@ -5,7 +5,8 @@
 // answers visible / needs_retrieve / lost, fidelity failures, the issue's targets, and compress
 // throughput for 10 KB, 1 MB and 10 MB inputs; then the broad corpus (corpus/broad) per family,
 // with no hint and with the producing command, marker economics and issue 13's targets; and the
-// hostile-inputs table (time and peak RSS per input, issue 18). Everything goes to
+// hostile-inputs table (time and peak RSS per input, issue 18); the cost of a query retrieve and
+// compress under a preview-sized budget (issue 23, bench/retrieve.mjs). Everything goes to
 // writeResults("engine", ...).
 //
 //   node bench/run.mjs [--before=<dist/index.js of an older build>] [--broad-only] [--no-hostile]
@@ -21,7 +22,14 @@ import { broadSummary, gradeBroad } from "./broad.mjs";
 import { corpusDir, loadCorpus } from "./corpus.mjs";
 import { gradeItem, handleFor } from "./graders.mjs";
 import { runHostile } from "./hostile.mjs";
-import { meetsTarget, summarize } from "./summary.mjs";
+import {
+  gradeBudgets,
+  gradeRetrieves,
+  PREVIEW_BUDGET,
+  RETRIEVE_TARGET,
+  retrieveSummary,
+} from "./retrieve.mjs";
+import { median, meetsTarget, summarize } from "./summary.mjs";
 import { measureThroughputs } from "./throughput.mjs";
 
 const pct = (x) => (x === null || x === undefined ? "-" : `${(x * 100).toFixed(1)}%`);
@@ -67,6 +75,7 @@ let load = null;
 let targets = [];
 let crossProcess = [];
 let crossProcessDeterministic = null;
+let retrieve = null;
 if (!broadOnly) {
   rows = summarize(grades, engine.CONTENT_KINDS);
 
@@ -166,6 +175,43 @@ if (!broadOnly) {
       met: t.mbPerSec >= 20 ? "yes" : "NO",
     })),
   ];
+  // Issue 23: a query retrieve as cheap as a grep, and compress held to a preview-sized budget.
+  const views = [engine, ...(before ? [before] : [])].map((e) => retrieveSummary(gradeRetrieves(e, corpus)));
+  retrieve = { after: views[0], before: views[1] ?? null, budgets: gradeBudgets(engine, corpus) };
+  printTable(
+    `engine: query retrieve cost, o200k tokens of narrow(original, gold query) over ${views[0].queries} gold answers (target median <= ${RETRIEVE_TARGET})`,
+    views.map((v, i) => ({
+      build: i === 0 ? "after" : "before",
+      median: v.median,
+      p90: v.p90,
+      max: v.max,
+      "answer in view": `${v.found}/${v.queries}`,
+      "full original": v.full,
+    })),
+  );
+  const b = retrieve.budgets;
+  const replaced = b.filter((r) => r.replaced);
+  printTable(`engine: compress under a ${PREVIEW_BUDGET}-token budget (the host's ~2 KB preview)`, [
+    {
+      items: b.length,
+      replaced: replaced.length,
+      "over budget": b.filter((r) => !r.met).length,
+      "median tokens out (replaced)": median(replaced.map((r) => r.tokensOut)),
+      "gold visible": `${b.reduce((n, r) => n + r.visible, 0)}/${b.reduce((n, r) => n + r.gold, 0)}`,
+    },
+  ]);
+  targets.push(
+    {
+      target: `query retrieve median <= ${RETRIEVE_TARGET} tokens`,
+      achieved: `${views[0].median}${views[1] ? ` (before ${views[1].median})` : ""}`,
+      met: views[0].median <= RETRIEVE_TARGET ? "yes" : "NO",
+    },
+    {
+      target: `compress with a budget: no output over it (${PREVIEW_BUDGET} tokens)`,
+      achieved: String(b.filter((r) => !r.met).length),
+      met: b.every((r) => r.met) ? "yes" : "NO",
+    },
+  );
   printTable("engine: the issue's targets", targets);
 
   crossProcess = crossProcessDifferences(corpus);
@@ -306,6 +352,7 @@ writeResults("engine", {
   beforeThroughput,
   load,
   targets,
+  retrieve,
   crossProcessDeterministic,
   crossProcessDifferences: crossProcess,
 });

@@ -4,6 +4,7 @@
 // anything throws. Lossy outputs are checked line by line: each must be a line or slice of a line
 // of the input, or a marker; otherwise the result is discarded as an internal error.
 
+import { budgetOf, holdToBudget } from "./budget.js";
 import { detectWithValue } from "./detect.js";
 import { compressByKind } from "./dispatch.js";
 import { linesAreHonest } from "./lines.js";
@@ -40,6 +41,12 @@ function pass(
 
 /** Compresses tool output; never throws (fails closed to the input with a reason). */
 export function compress(input: string, options: CompressOptions = {}): CompressResult {
+  const limit = budgetOf(options.budget);
+  const r = compressWithin(input, options, limit);
+  return limit === undefined ? r : { ...r, budget: { limit, met: r.tokensOut <= limit } };
+}
+
+function compressWithin(input: string, options: CompressOptions, budget: number | undefined): CompressResult {
   let kind: ContentKind = "text";
   let tokensIn = 0;
   let estimated = false;
@@ -58,6 +65,7 @@ export function compress(input: string, options: CompressOptions = {}): Compress
       ...(options.query ? { query: options.query } : {}),
       ...(options.handle ? { handle: options.handle } : {}),
     });
+    if (budget !== undefined) outcome = holdToBudget(text, outcome, tokensIn, budget, kind, options.handle);
     if (typeof outcome === "string") return pass(text, kind, tokensIn, estimated, outcome);
     if (!outcome.lossless && options.handle) {
       const once = nameHandleOnce(outcome.output, options.handle);
@@ -66,7 +74,10 @@ export function compress(input: string, options: CompressOptions = {}): Compress
     if (!outcome.lossless && !REWRITING.has(kind) && !linesAreHonest(text, outcome.output))
       return pass(text, kind, tokensIn, estimated, "internal_error");
     const out = outcome.tokens ?? measureTokens(outcome.output);
-    if (out.tokens > tokensIn * (1 - MIN_GAIN)) return pass(text, kind, tokensIn, estimated, "not_smaller");
+    // Under a budget the input itself is over it: any output within it beats passing through.
+    const forced = budget !== undefined && tokensIn > budget && out.tokens <= budget;
+    if (!forced && out.tokens > tokensIn * (1 - MIN_GAIN))
+      return pass(text, kind, tokensIn, estimated, "not_smaller");
     return {
       output: outcome.output,
       kind,

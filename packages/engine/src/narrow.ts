@@ -1,219 +1,197 @@
-// narrow(): the view a retrieve with a query returns. Structural queries (`lines:120-180`, JSON
-// pointers `/items/42`) return exactly that slice of the original. Other queries rank whole units
-// with BM25 (narrow/rank.ts) and show the top `limit` in original order, each needed header once,
-// with a gap marker wherever units were skipped. Code and plain text are ranked by line and shown
-// as windows of lines around each match; a single long line, by 1,000-character slices; so any
-// content narrows. Only a view that would not be smaller gives the full original (`full: true`,
-// with a note). Memory stays a small multiple of the original. Never throws.
+// narrow(): the view a retrieve with a query returns, as cheap as the grep an agent would run.
+// A search (text, words, `/regex/`) lists the matching lines with their numbers and a line of
+// context, like `grep -n -C1` (narrow/view.ts), inside `budget` tokens, then one marker naming
+// the matches not shown and the query that pages on. Structural queries (`lines:a-b`, a pasted
+// marker, a JSON pointer) return exactly that slice, held to the same budget (narrow/slice.ts).
+// `page:N` returns page N of the original in pieces of `pageTokens` (narrow/page.ts), which
+// concatenate to it byte for byte. The full original comes back only when it fits the budget
+// and a view would not be smaller (`full: true`, with a note). Never throws, never makes up a line.
 import { detectWithValue } from "./detect.js";
 import { messageOf } from "./errors.js";
 import { formatMarker, lineSpan } from "./markers.js";
-import { resolvePointer } from "./narrow/pointer.js";
-import { queryWords, rankUnits } from "./narrow/rank.js";
-import { jsonUnits, textUnits, type Unit } from "./narrow/units.js";
-import { parseSpans } from "./shared/spans.js";
-import type { NarrowOptions, NarrowResult } from "./types.js";
+import { contextFor } from "./narrow/context.js";
+import { matchLines } from "./narrow/match.js";
+import { pageOf } from "./narrow/page.js";
+import { pointerAt, pointerMiss, resolvePointer } from "./narrow/pointer.js";
+import { parseQuery, type SearchQuery } from "./narrow/query.js";
+import { queryWords } from "./narrow/rank.js";
+import { sliceView } from "./narrow/slice.js";
+import { grepView } from "./narrow/view.js";
+import { type JNode, parseSpans } from "./shared/spans.js";
+import { measureTokens } from "./tokens.js";
+import type { ContentKind, NarrowOptions, NarrowResult } from "./types.js";
 
-/** Default number of units a narrowed view shows. */
+/** Tokens a view may cost unless the caller says otherwise. */
+export const DEFAULT_NARROW_BUDGET = 400;
+/** The smallest budget a view gets: room for a line, its context and the "more" marker. */
+const MIN_NARROW_BUDGET = 100;
+/** Tokens per page of `page:N` unless the caller says otherwise (under a 25,000-token host limit). */
+export const DEFAULT_PAGE_TOKENS = 16_000;
+/** Matching lines on one page of a search unless the caller says otherwise. */
 const DEFAULT_NARROW_LIMIT = 20;
 
-function full(original: string, unitsTotal: number, note: string): NarrowResult {
-  return { output: original, full: true, unitsTotal, unitsShown: unitsTotal, note };
+interface Settings {
+  budget: number;
+  pageTokens: number;
+  limit: number;
 }
 
-/**
- * A line-span query: `lines:12-80`, `line:7`, `lines 12-80`, `L12-80`, or a marker line pasted
- * whole (`[caveman: lines 12-80 elided; ...]`, whose span is what it elided).
- */
-const LINES_QUERY = /^(?:lines?\s*:?\s*|l)(\d+)(?:\s*-\s*(\d+))?$/i;
-// The run form `lines a-b elided`, the region form `N of lines a-b elided`, and the long form
-// `N units elided (lines a-b)` of earlier versions.
-const MARKER_SPAN =
-  /^\s*"?\[caveman: (?:(?:\d+ of )?lines? (\d+)(?:-(\d+))? |\d+ \w+ \w+ \(lines? (\d+)(?:-(\d+))?\))/;
-
-function linesQuery(original: string, query: string): NarrowResult | undefined {
-  const q = query.trim();
-  let m = LINES_QUERY.exec(q);
-  const marker = m ? null : MARKER_SPAN.exec(q);
-  if (marker) m = marker[1] ? marker : ([q, marker[3], marker[4]] as unknown as RegExpExecArray);
-  if (!m) return undefined;
-  const lines = original.split("\n");
-  const from = Number(m[1]);
-  const to = Math.min(Number(m[2] ?? m[1]), lines.length);
-  if (from < 1 || from > lines.length || to < from)
-    return full(original, lines.length, `${q} is outside lines 1-${lines.length}`);
+function settings(options: NarrowOptions): Settings {
+  const num = (v: unknown, dflt: number, min: number) => {
+    const n = Number(v ?? dflt);
+    if (n === Number.POSITIVE_INFINITY) return n;
+    return Number.isFinite(n) ? Math.max(min, Math.floor(n)) : dflt;
+  };
   return {
-    output: lines.slice(from - 1, to).join("\n"),
-    full: false,
-    unitsTotal: lines.length,
-    unitsShown: to - from + 1,
+    budget: num(options.budget, DEFAULT_NARROW_BUDGET, MIN_NARROW_BUDGET),
+    pageTokens: num(options.pageTokens, DEFAULT_PAGE_TOKENS, 1),
+    limit: num(options.limit, DEFAULT_NARROW_LIMIT, 1),
   };
 }
 
-/** Lines shown on each side of a matching line of code or text. */
-const WINDOW = 3;
-/** Slice size for content that is one long line. */
-const SLICE = 1_000;
-
-/** Code and text: matching lines with WINDOW lines around each, gap markers between. */
-function lineWindows(original: string, query: string, limit: number): NarrowResult {
-  const lines = original.split("\n");
-  const units: Unit[] = lines.map((text, i) => ({ text, first: i + 1, last: i + 1 }));
-  const chosen = rankUnits(units, query, limit);
-  if (chosen.length === 0) return noMatch(units, "line", query);
-  const show = new Uint8Array(lines.length);
-  for (const c of chosen)
-    for (let i = Math.max(0, c - WINDOW); i <= Math.min(lines.length - 1, c + WINDOW); i++) show[i] = 1;
-  const out: string[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    if (show[i]) {
-      out.push(lines[i]!);
-      continue;
-    }
-    let j = i;
-    while (j + 1 < lines.length && !show[j + 1]) j++;
-    out.push(
-      formatMarker({ count: j - i + 1, unit: "line", verb: "skipped", where: lineSpan(i + 1, j + 1) }),
-    );
-    i = j;
-  }
-  return { output: out.join("\n"), full: false, unitsTotal: lines.length, unitsShown: chosen.length };
+function full(original: string, lines: number, note: string): NarrowResult {
+  return { output: original, full: true, unitsTotal: lines, unitsShown: lines, matches: lines, note };
 }
 
-/** One long line: the matching 1,000-character slices, gap markers naming skipped characters. */
-function charSlices(original: string, query: string, limit: number): NarrowResult {
-  const units: Unit[] = [];
-  for (let at = 0; at < original.length; at += SLICE)
-    units.push({
-      text: original.slice(at, at + SLICE),
-      first: at + 1,
-      last: Math.min(original.length, at + SLICE),
-    });
-  const chosen = new Set(rankUnits(units, query, limit));
-  if (chosen.size === 0) return noMatch(units, "character", query);
-  const out: string[] = [];
-  let gap: Unit[] = [];
-  const flush = () => {
-    if (gap.length === 0) return;
-    const from = gap[0]!.first;
-    const to = gap[gap.length - 1]!.last;
-    out.push(
+/** A view that is one marker: nothing matched, or nothing is there (the marker says which). */
+function only(marker: string, lines: number): NarrowResult {
+  return { output: marker, full: false, unitsTotal: lines, unitsShown: 0, matches: 0 };
+}
+
+function page(original: string, n: number, s: Settings): NarrowResult {
+  const p = pageOf(original, n, s.pageTokens);
+  if (!p.ok)
+    return only(
+      formatMarker({ count: p.pages, unit: "page", verb: "skipped", facts: [`no page ${n}`] }),
+      p.pages,
+    );
+  const where = `page ${p.page} of ${p.pages} (${lineSpan(p.firstLine, p.lastLine)})`;
+  const note = p.page < p.pages ? `${where}; next: "page:${p.page + 1}"` : where;
+  const lines = p.lastLine - p.firstLine + 1;
+  if (p.pages === 1) return { ...full(original, lines, note), unitsTotal: 1, unitsShown: 1 };
+  return { output: p.text, full: false, unitsTotal: p.pages, unitsShown: 1, matches: lines, note };
+}
+
+/** Offset of the start of each line, and the original's length + 1 at the end. */
+function lineStarts(lines: readonly string[]): number[] {
+  const starts = [0];
+  for (const line of lines) starts.push(starts[starts.length - 1]! + line.length + 1);
+  return starts;
+}
+
+function span(
+  original: string,
+  lines: readonly string[],
+  from: number,
+  to: number,
+  s: Settings,
+): NarrowResult {
+  const n = lines.length;
+  if (from < 1 || from > n || to < from)
+    return only(
       formatMarker({
-        count: to - from + 1,
-        unit: "character",
+        count: n,
+        unit: "line",
         verb: "skipped",
-        where: `characters ${from}-${to}`,
+        facts: [`${lineSpan(from, to)} is outside lines 1-${n}`],
       }),
+      n,
     );
-    gap = [];
-  };
-  units.forEach((u, id) => {
-    if (!chosen.has(id)) gap.push(u);
-    else {
-      flush();
-      out.push(u.text);
-    }
+  const last = Math.min(to, n);
+  const starts = lineStarts(lines);
+  const view = sliceView({
+    original,
+    start: starts[from - 1]!,
+    end: starts[last]! - 1,
+    line: from,
+    budget: s.budget,
+    pageTokens: s.pageTokens,
   });
-  flush();
-  return { output: out.join("\n"), full: false, unitsTotal: units.length, unitsShown: chosen.size };
+  const shown = view.cut ? view.output.split("\n").length - 1 : last - from + 1;
+  return { output: view.output, full: false, unitsTotal: n, unitsShown: shown, matches: last - from + 1 };
 }
 
-function noMatch(units: readonly Unit[], unitName: string, query: string): NarrowResult {
-  const first = units[0]!.first;
-  const last = units[units.length - 1]!.last;
-  const output = formatMarker({
-    count: units.length,
-    unit: unitName,
-    verb: "skipped",
-    where: unitName === "character" ? `characters ${first}-${last}` : lineSpan(first, last),
-    // Ranking reads words only: of a query like "->" nothing can be said to match or not.
-    facts: [queryWords(query).length === 0 ? "the query has no word to match" : "none matched the query"],
-  });
-  return { output, full: false, unitsTotal: units.length, unitsShown: 0, note: "no unit matched the query" };
+interface SearchIn {
+  lines: readonly string[];
+  query: SearchQuery;
+  kind: ContentKind;
+  /** The span tree of a JSON original. */
+  root?: JNode;
+  /** A JSON pointer that did not resolve: only its text is searched for. */
+  miss?: string;
 }
 
-function render(units: readonly Unit[], chosen: number[], unitName: string): string {
-  const show = new Set(chosen);
-  for (const id of chosen) {
-    const ctx = units[id]!.context;
-    if (ctx !== undefined) show.add(ctx);
+function search(original: string, input: SearchIn, s: Settings): NarrowResult {
+  const { lines, query: q, root } = input;
+  const shown = lines.map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l));
+  const matches = matchLines(shown, q.text, q.regex);
+  const n = lines.length;
+  if (input.miss !== undefined && matches.mode !== "text") matches.hits = [];
+  if (matches.hits.length === 0) {
+    const why =
+      queryWords(q.text).length === 0 && !q.regex
+        ? "the query has no word to match"
+        : "none matched the query";
+    const facts = [input.miss ?? why, ...(matches.fact && input.miss === undefined ? [matches.fact] : [])];
+    const marker = formatMarker({ count: n, unit: "line", verb: "skipped", where: lineSpan(1, n), facts });
+    return only(marker, n);
   }
-  const out: string[] = [];
-  let gap: Unit[] = [];
-  const flush = () => {
-    if (gap.length === 0) return;
-    out.push(
-      formatMarker({
-        count: gap.length,
-        unit: unitName,
-        verb: "skipped",
-        where: lineSpan(gap[0]!.first, gap[gap.length - 1]!.last),
-      }),
-    );
-    gap = [];
-  };
-  units.forEach((u, id) => {
-    if (show.has(id)) {
-      flush();
-      out.push(u.text);
-    } else gap.push(u);
+  let where: ((line: number, column: number) => string | undefined) | undefined;
+  if (root) {
+    const starts = lineStarts(lines);
+    where = (line, column) => `at ${pointerAt(root, starts[line]! + column) || "the root"}`;
+  }
+  const view = grepView({
+    lines: shown,
+    matches,
+    context: contextFor(shown, input.kind),
+    query: q.text,
+    page: q.page,
+    budget: s.budget,
+    limit: s.limit,
+    ...(where ? { where } : {}),
   });
-  flush();
-  return out.join("\n");
+  if (view.output.length >= original.length && measureTokens(original).tokens <= s.budget)
+    return full(original, n, "the narrowed view would not be smaller");
+  return { output: view.output, full: false, unitsTotal: n, unitsShown: view.shown, matches: view.matches };
 }
 
-/** A narrowed view of `original` for `query`: whole units with gap markers, or the full original. */
+/** The view of `original` that `query` asks for, held to the budget (see the module comment). */
 export function narrow(original: string, query: string, options: NarrowOptions = {}): NarrowResult {
+  const text = typeof original === "string" ? original : String(original ?? "");
   try {
+    const s = settings(options);
     const q = String(query ?? "").trim();
-    if (q === "") return full(original, 1, "empty query: full original");
-    const byLines = linesQuery(original, q);
-    if (byLines) return byLines;
-    const detection = detectWithValue(original, options.hint);
-    const asked = Number(options.limit ?? DEFAULT_NARROW_LIMIT);
-    const limit = Number.isFinite(asked) ? Math.max(1, Math.floor(asked)) : DEFAULT_NARROW_LIMIT;
-    const smaller = (view: NarrowResult, total: number) =>
-      view.output.length >= original.length
-        ? full(original, total, "the narrowed view would not be smaller")
-        : view;
-    if (!original.includes("\n") && detection.kind !== "json") {
-      const view = charSlices(original, q, limit);
-      return smaller(view, view.unitsTotal);
-    }
-    if (detection.kind === "code" || detection.kind === "text") {
-      const view = lineWindows(original, q, limit);
-      return smaller(view, view.unitsTotal);
-    }
-    let units: Unit[];
-    let unitName = "unit";
-    if (detection.kind === "json" && "value" in detection) {
-      const root = parseSpans(original);
-      if (q.startsWith("/") || q === "") {
-        const node = resolvePointer(root, q);
-        if (!node) return full(original, 1, `JSON pointer ${q} does not resolve`);
-        return { output: original.slice(node.s, node.e), full: false, unitsTotal: 1, unitsShown: 1 };
+    if (q === "") return page(text, 1, s);
+    const parsed = parseQuery(q);
+    if (parsed.form === "page") return page(text, parsed.page, s);
+    const lines = text.split("\n");
+    if (parsed.form === "lines") return span(text, lines, parsed.from, parsed.to, s);
+    const detection = detectWithValue(text, options.hint);
+    const root = detection.kind === "json" && "value" in detection ? parseSpans(text) : undefined;
+    let miss: string | undefined;
+    if (root && q.startsWith("/")) {
+      const node = resolvePointer(root, q);
+      if (node) {
+        const starts = lineStarts(lines);
+        let line = 1;
+        while (line < lines.length && starts[line]! <= node.s) line++;
+        const view = sliceView({ original: text, start: node.s, end: node.e, line, ...s });
+        return { output: view.output, full: false, unitsTotal: 1, unitsShown: 1, matches: 1 };
       }
-      units = jsonUnits(original, root);
-      unitName = "record";
-    } else {
-      units = textUnits(original, detection.kind);
-      unitName = detection.kind === "table" || detection.kind === "grep" ? "row" : "unit";
+      if (!parsed.regex) miss = pointerMiss(root, q);
     }
-    // One record, one paragraph: rank its lines instead of returning it whole.
-    if (units.length < 2) {
-      const view = original.includes("\n") ? lineWindows(original, q, limit) : charSlices(original, q, limit);
-      return smaller(view, view.unitsTotal);
-    }
-    const chosen = rankUnits(units, q, limit);
-    if (chosen.length === 0) return noMatch(units, unitName, q);
-    const view = {
-      output: render(units, chosen, unitName),
-      full: false,
-      unitsTotal: units.length,
-      unitsShown: chosen.length,
-    };
-    return smaller(view, units.length);
+    return search(
+      text,
+      { lines, query: parsed, kind: detection.kind, ...(root ? { root } : {}), ...(miss ? { miss } : {}) },
+      s,
+    );
   } catch (error) {
-    return full(String(original ?? ""), 1, `narrowing failed, full original returned (${messageOf(error)})`);
+    // Never the whole original here: it may be far over any budget. The pages still work.
+    const why = `narrowing failed (${messageOf(error)})`;
+    return only(
+      formatMarker({ count: 1, unit: "view", verb: "skipped", facts: [why, 'the original: "page:1"'] }),
+      1,
+    );
   }
 }

@@ -17,7 +17,10 @@ export interface CompressOptions {
   handle?: string;
   /** Inputs below this many tokens pass through (default 300). */
   floorTokens?: number;
-  /** Most tokens `output` may cost, markers included (`src/budget.ts`). */
+  /**
+   * Most o200k tokens `output` may cost, markers included. An output over it, or an input over
+   * it that would pass through, is folded to it by lines (`src/budget.ts`).
+   */
   budget?: number;
 }
 
@@ -38,6 +41,8 @@ export interface CompressResult {
   tokensEstimated?: boolean;
   /** Detected source language for kind "code". */
   language?: string;
+  /** Set when a budget was asked: the limit, and whether `tokensOut` is within it. */
+  budget?: { limit: number; met: boolean };
 }
 
 /** Result of `detect`. */
@@ -48,20 +53,33 @@ export interface Detection {
 
 /** Result of `narrow`. */
 export interface NarrowResult {
-  /** Whole units in original order with gap markers, or the full original. */
+  /**
+   * The view: a grep-like listing of matching lines (`12:text`, `11-context`, `--`), a slice of
+   * the original (a line span, a JSON pointer's value, a page), markers for what is not shown,
+   * or the full original.
+   */
   output: string;
   /** True when the full original is returned (and `note` says why). */
   full: boolean;
+  /** Lines of the original (pages for a page query). */
   unitsTotal: number;
+  /** Matching lines shown (lines of a slice, 1 for a page). */
   unitsShown: number;
+  /** Lines that matched in all, on every page (the lines of a slice). */
+  matches: number;
+  /** Why the full original came back, or where a page sits (`page 2 of 7 ...`). */
   note?: string;
 }
 
 /** Options of `narrow`. */
 export interface NarrowOptions {
   hint?: string;
-  /** Most units to show (default 20). */
+  /** Most matching lines on one page of a search (default 20). */
   limit?: number;
+  /** Most o200k tokens the view may cost, markers included (default 400, at least 100). */
+  budget?: number;
+  /** Tokens per page for a `page:N` query (default DEFAULT_PAGE_TOKENS). */
+  pageTokens?: number;
 }
 
 /** Result of the TOON functions. */

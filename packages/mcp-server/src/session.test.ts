@@ -10,18 +10,43 @@ describe("Session", () => {
     expect(s.planRetrieve("other", "err")).toEqual({ kind: "narrow" });
   });
 
-  it("returns the full original after the distinct-query limit, then points to it", () => {
+  it("past the distinct-query limit, may return the full original, then points to it", () => {
     const s = new Session();
     for (let i = 0; i < DISTINCT_RETRIEVE_LIMIT; i++) {
       expect(s.planRetrieve("h", `q${i}`).kind).toBe("narrow");
       s.recordRetrieve("h", `q${i}`, false, 1, `o${i}`);
     }
-    expect(s.planRetrieve("h", "another")).toEqual({ kind: "full", forced: true });
+    expect(s.planRetrieve("h", "another")).toEqual({ kind: "full_if_small" });
     s.recordRetrieve("h", "another", true, 100, "full");
     expect(s.planRetrieve("h", "yet another")).toEqual({
       kind: "already_full",
       callNo: DISTINCT_RETRIEVE_LIMIT + 1,
     });
+  });
+
+  it("does not count pages (of the original or of a search) as distinct queries", () => {
+    const s = new Session();
+    for (let i = 0; i < DISTINCT_RETRIEVE_LIMIT - 1; i++) s.recordRetrieve("h", `q${i}`, false, 1, `o${i}`);
+    for (let p = 2; p < 20; p++) {
+      expect(s.planRetrieve("h", `q0 page:${p}`).kind).toBe("narrow");
+      s.recordRetrieve("h", `q0 page:${p}`, false, 1, `p${p}`);
+      expect(s.planRetrieve("h", `page:${p}`).kind).toBe("narrow");
+      s.recordRetrieve("h", `page:${p}`, false, 1, `f${p}`);
+    }
+    expect(s.planRetrieve("h", "q9").kind).toBe("narrow");
+    // After the first queries, page:2 of each kind, then "q0 page:3", then "page:3".
+    expect(s.planRetrieve("h", "page:3")).toEqual({
+      kind: "repeat",
+      callNo: DISTINCT_RETRIEVE_LIMIT - 1 + 4,
+    });
+  });
+
+  it("plans the empty query as the full original, and a page of it does not stop later queries", () => {
+    const s = new Session();
+    expect(s.planRetrieve("h", "")).toEqual({ kind: "full" });
+    s.recordRetrieve("h", "", false, 16_000, "page1");
+    expect(s.planRetrieve("h", "")).toEqual({ kind: "repeat", callNo: 1 });
+    expect(s.planRetrieve("h", "error")).toEqual({ kind: "narrow" });
   });
 
   it("counts saved tokens net of what retrieves gave back", () => {

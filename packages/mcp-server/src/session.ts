@@ -1,10 +1,22 @@
 // Per-session state of the compression family. Contract: figures are for this connection only
 // (`scope: "session"`) and inferred from token counts (`basis: "inferred"`); saved tokens are net of
 // what retrieve gave back. The retrieve ledger implements the anti-storm rules of docs/ARCHITECTURE.md
-// ("Tool contract") and never withholds anything this session has not already been shown.
+// ("Tool contract") and never withholds anything this session has not already been shown: a
+// repeat gets a pointer, pages do not count as new queries, and only an original shown whole
+// (not one of its pages) answers later queries with a pointer.
 
-/** Distinct narrowed retrieves of one handle before the next one returns the full original. */
+/** Distinct narrowed retrieves of one handle before the next one may return the full original. */
 export const DISTINCT_RETRIEVE_LIMIT = 5;
+/**
+ * The most tokens an original may cost for the distinct-query limit to return it whole: about what
+ * the limit's views cost together (five views of the engine's default 400-token budget). A bigger
+ * original is cheaper to go on narrowing, one bounded view at a time.
+ */
+export const FORCED_FULL_MAX_TOKENS = 2000;
+
+// A page of the original (`page:N`) or of a search (`<query> page:N`): the engine's query grammar
+// (narrow/query.ts). A page continues an answer already begun, so it is not a new distinct query.
+const PAGE_QUERY = /(?:^|\s)page\s*:\s*\d+$/i;
 
 interface KindFigures {
   calls: number;
@@ -30,7 +42,10 @@ export interface SessionStats {
 export type RetrievePlan =
   | { kind: "repeat"; callNo: number }
   | { kind: "already_full"; callNo: number }
-  | { kind: "full"; forced: boolean }
+  /** The whole original (paged when it is over a page): an empty query. */
+  | { kind: "full" }
+  /** Past the distinct-query limit: the whole original if it costs at most FORCED_FULL_MAX_TOKENS, else a view. */
+  | { kind: "full_if_small" }
   | { kind: "narrow" };
 
 export class Session {
@@ -65,14 +80,19 @@ export class Session {
     this.#kinds.set(kind, k);
   }
 
-  /** Decide how to answer a retrieve before doing it (the ledger is only updated by `recordRetrieve`). */
+  /**
+   * Decide how to answer a retrieve before doing it (the ledger is only updated by
+   * `recordRetrieve`). The empty query is page 1 of the original, so asking it again after a
+   * paged answer points there too.
+   */
   planRetrieve(handle: string, query: string): RetrievePlan {
     const full = this.#fullShown.get(handle);
     if (full !== undefined) return { kind: "already_full", callNo: full };
     const seen = this.#seen.get(key(handle, query));
     if (seen !== undefined) return { kind: "repeat", callNo: seen };
-    if (query === "") return { kind: "full", forced: false };
-    if ((this.#distinct.get(handle) ?? 0) >= DISTINCT_RETRIEVE_LIMIT) return { kind: "full", forced: true };
+    if (query === "") return { kind: "full" };
+    if (!PAGE_QUERY.test(query) && (this.#distinct.get(handle) ?? 0) >= DISTINCT_RETRIEVE_LIMIT)
+      return { kind: "full_if_small" };
     return { kind: "narrow" };
   }
 
@@ -87,7 +107,8 @@ export class Session {
     this.#retrieves++;
     this.#retrievedTokens += tokens;
     this.#seen.set(key(handle, query), this.#retrieves);
-    if (query !== "") this.#distinct.set(handle, (this.#distinct.get(handle) ?? 0) + 1);
+    if (query !== "" && !PAGE_QUERY.test(query))
+      this.#distinct.set(handle, (this.#distinct.get(handle) ?? 0) + 1);
     if (shownFull) this.#fullShown.set(handle, this.#retrieves);
     this.#retrievedOutputs.add(outputHandle);
     return this.#retrieves;

@@ -155,7 +155,7 @@ describe.skipIf(unavailable !== undefined)("what the model receives in Claude Co
     await runCases("compression", () => compressionCases(expectSoft, log));
   });
 
-  it("gets a retrieve too large to show inline as Claude Code's pointer to a file holding the original byte-exact", async () => {
+  it("gets a full retrieve too large for one result as inline pages that concatenate to the original", async () => {
     const big = `${Array.from({ length: 4000 }, (_, i) => `2026-11-30T12:00:00Z INFO request id=${i} path=/api/x/${i % 97} status=200 took=${i % 13}ms`).join("\n")}\n`;
     await runCases("oversize", () => oversizeCases(expectSoft, big));
   });

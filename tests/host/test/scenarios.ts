@@ -3,7 +3,7 @@
 // result. Every failing call's arguments are over the 50-byte chip threshold, so its error must
 // reach the model with the `chip://` id that keeps those arguments.
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Received } from "./fakeModel.js";
 
@@ -201,25 +201,76 @@ export function compressionCases(x: Expect, log: string): Case[] {
  * the model gets Claude Code's pointer to a file, and that file must hold the original byte-exact,
  * so nothing is lost silently on the way.
  */
+/** Pages asked for after page 1; a ~300 KB original has fewer, and the spare calls get "no page". */
+const SPARE_PAGES = 12;
+const PAGE_NOTE = /\[caveman: page (\d+) of (\d+) \(lines \d+-\d+\)(?:; next: "page:(\d+)")?\]$/;
+
+/** The page text of a retrieve (its first block) and what its note says. */
+function pageIn(r: Received | undefined): { text: string; page: number; pages: number } | undefined {
+  const first = r?.blocks[0];
+  const note = r?.blocks[1];
+  const m = note && note.type === "text" ? PAGE_NOTE.exec(note.text ?? "") : null;
+  if (!m || !first || first.type !== "text") return undefined;
+  return { text: first.text ?? "", page: Number(m[1]), pages: Number(m[2]) };
+}
+
+/**
+ * An original far over the host's MCP result limit: compressed, then retrieved whole. The full
+ * retrieve comes back in pages (`page 1 of N`, then `page:2`...), each inline under the limit
+ * (never Claude Code's "exceeds maximum allowed tokens"), and the pages concatenate to the
+ * original byte for byte.
+ */
 export function oversizeCases(x: Expect, big: string): Case[] {
+  const handle = handleOf(big);
+  const pageCases: Case[] = Array.from({ length: SPARE_PAGES }, (_, k) => {
+    const page = k + 2;
+    return {
+      id: `caveman_retrieve big page:${page}`,
+      tool: "caveman_retrieve",
+      input: () => ({ recovery_handle: handle, query: `page:${page}` }),
+      check: (r, got) => {
+        x.isError(r, false);
+        const pages = pageIn(got("caveman_retrieve big"))?.pages ?? 0;
+        if (page > pages) return x.matches(r, /no page/, `no page ${page} of ${pages}`);
+        x.matches(r, new RegExp(`page ${page} of ${pages}`), `page ${page}'s note`);
+        if (page < pages) return;
+        const all = [1, ...Array.from({ length: pages - 1 }, (_, i) => i + 2)]
+          .map(
+            (p) =>
+              pageIn(got(p === 1 ? "caveman_retrieve big" : `caveman_retrieve big page:${p}`))?.text ?? "",
+          )
+          .join("");
+        x.same(r, all, big, "the pages concatenated, byte-exact");
+      },
+    };
+  });
   return [
     {
       id: "caveman_compress big",
       tool: "caveman_compress",
       input: () => ({ input: big }),
-      check: (r) => x.contains(r, `recovery_handle "${handleOf(big)}"`, "the recovery handle"),
+      check: (r) => x.contains(r, `recovery_handle "${handle}"`, "the recovery handle"),
     },
     {
       id: "caveman_retrieve big",
       tool: "caveman_retrieve",
-      input: () => ({ recovery_handle: handleOf(big) }),
+      measure: true,
+      input: () => ({ recovery_handle: handle }),
       check: (r) => {
         x.isError(r, false);
-        const file = /saved to (\S+?\.txt)/.exec(r.text)?.[1];
-        x.matches(r, /saved to \S+\.txt/, "Claude Code's pointer to the saved result");
-        if (file) x.same(r, readFileSync(file, "utf8"), big, "the saved file, byte-exact");
+        x.matches(
+          r,
+          /^2026-11-30T12:00:00Z INFO request id=0 /,
+          "page 1 inline, not a pointer to a saved file",
+        );
+        x.matches(
+          r,
+          /\[caveman: page 1 of \d+ \(lines 1-\d+\); next: "page:2"\]$/,
+          "the page count and the next page",
+        );
       },
     },
+    ...pageCases,
   ];
 }
 

@@ -78,6 +78,8 @@ export async function runToolCommand(
       ccr: stores.originals,
       store: stores.store,
       engine,
+      // stdout has no result limit: a full retrieve here is the whole original, never a page.
+      retrievePageTokens: Number.POSITIVE_INFINITY,
     });
     const registry = new ToolRegistry({ tools, logger, maxResultBytes: config.maxResultBytes });
     const result = await registry.callTool(

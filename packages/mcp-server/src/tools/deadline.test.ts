@@ -84,7 +84,23 @@ describe("engine calls past their deadline", () => {
     expect(stats.structuredContent).toMatchObject({ engine: { timeouts: 1, workers_stopped: 1 } });
   });
 
-  it("retrieve with a query falls back to the full original and says why", async () => {
+  it("retrieve with a query past its deadline returns a small original whole and says why", async () => {
+    const { ccr, reg } = setup(outOfTimeFor(["narrow"]));
+    const small = logs.split("\n").slice(0, 100).join("\n");
+    const { handle } = await ccr.put(small);
+    const r = await reg.callTool(
+      "caveman_retrieve",
+      { recovery_handle: handle, query: "job 7 " },
+      { signal },
+    );
+    expect(r.isError).toBeFalsy();
+    expect(texts(r)).toEqual([
+      small,
+      "[caveman: narrowing by this query took longer than 1234 ms; returning the full original]",
+    ]);
+  });
+
+  it("retrieve with a query past its deadline never returns an original over a page: it points at page:1", async () => {
     const { reg } = setup(outOfTimeFor(["narrow"]));
     const c = await reg.callTool("caveman_compress", { input: logs }, { signal });
     const handle = /recovery_handle "(ccr_[0-9a-f]{32})"/.exec(texts(c)[0] ?? "")?.[1];
@@ -95,8 +111,7 @@ describe("engine calls past their deadline", () => {
     );
     expect(r.isError).toBeFalsy();
     expect(texts(r)).toEqual([
-      logs,
-      "[caveman: narrowing by this query took longer than 1234 ms; returning the full original]",
+      `[caveman: narrowing by this query took longer than 1234 ms; the original is ${logs.length} characters, over one page; ask query "page:1" for it page by page]`,
     ]);
   });
 

@@ -22,6 +22,8 @@ export interface CavemanToolsOptions {
   store?: StoreInfo;
   /** Where the compression family runs the engine (default: inline, no deadline; the server passes an EnginePool). */
   engine?: Engine;
+  /** Tokens per page of a full retrieve (default: the engine's DEFAULT_PAGE_TOKENS). */
+  retrievePageTokens?: number;
   /** Needed by the edit family. */
   editor?: Editor;
   chips?: ChipStore;
@@ -37,6 +39,7 @@ export function createCavemanTools(options: CavemanToolsOptions): ToolSpec[] {
       session: options.session,
       store: options.store ?? { backend: "memory" as const },
       engine: options.engine ?? inlineEngine(),
+      ...(options.retrievePageTokens ? { pageTokens: options.retrievePageTokens } : {}),
     };
     // The retrieve family is a subset of the compress family, so naming both registers each tool once.
     if (compressing)

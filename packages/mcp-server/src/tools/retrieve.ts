@@ -1,23 +1,31 @@
 // caveman_retrieve. Contract: fail-closed — a handle that is not one, or is not in the store, is
 // `cave_unknown_handle`, never a made-up payload; what comes back is the stored original verified
-// against its handle (byte-exact when no query narrows it), or a narrowed view of whole units with
-// gap markers. The bytes are not hashed again here: every store's get checks them against the
-// stored SHA-256 and the handle, and a record that fails is `cave_store_corrupt`, never returned.
-// With a team store behind the local one, a handle that lived there and ran out is
-// `cave_handle_expired`, and one that only the team store could answer while it is away is
-// `cave_store_unavailable` (both from the store's own errors). The session ledger answers repeats
-// with a pointer and, after the distinct-query limit, returns the full original once and says so.
-// Exempt from the result size cap. A text tool: the original or view is the first block,
-// byte-exact, and any note follows in its own block, so an original goes over the wire once.
-// Narrowing runs through `deps.engine` under a deadline; past it, or if the engine fails, the full
-// original comes back with a note saying so — never less than was asked for, never a guess.
+// against its handle, byte-exact (whole, or page by page), or a narrowed view. The bytes are not
+// hashed again here: every store's get checks them against the stored SHA-256 and the handle, and
+// a record that fails is `cave_store_corrupt`, never returned. With a team store behind the local
+// one, a handle that lived there and ran out is `cave_handle_expired`, and one that only the team
+// store could answer while it is away is `cave_store_unavailable` (both from the store's errors).
+//
+// What a call returns (the engine's narrow, under a deadline):
+// - no query: the original whole when it fits one page of `pageTokens` (under the host's result
+//   limit, e.g. Claude Code's 25,000-token MAX_MCP_OUTPUT_TOKENS), else page 1 with a note naming
+//   the page count and the query for the next page (`page:2`); the pages concatenate to the
+//   original byte for byte, so no full retrieve is ever a host error;
+// - a query: the grep-like view of the matching lines, or the slice a structural query names,
+//   inside the engine's view budget, ending in a marker that says how to ask for the rest.
+// The session ledger answers repeats with a pointer and, past the distinct-query limit, returns
+// the original whole if it is small (see session.ts). A text tool, exempt from the result cap:
+// the original, page or view is the first block, byte-exact, and any note follows in its own
+// block. If narrowing fails or runs out of time, a small original comes back whole and a large
+// one gets a note pointing at `page:1` — never a guess, never a result over the host's limit.
 import type { AnyCcrStore } from "@caveman/ccr-store";
 import { computeHandle, originalText, parseHandle } from "@caveman/ccr-store";
+import { DEFAULT_PAGE_TOKENS } from "@caveman/engine";
 import { z } from "zod";
 import type { TextOutcome } from "../contract.js";
 import { McpServerError } from "../errors.js";
 import { defineTool, type ToolSpec } from "../registry.js";
-import { DISTINCT_RETRIEVE_LIMIT, type Session } from "../session.js";
+import { DISTINCT_RETRIEVE_LIMIT, FORCED_FULL_MAX_TOKENS, type Session } from "../session.js";
 import type { Engine } from "../work/engine.js";
 import { outputOf } from "../work/jobs.js";
 import { countTokensWithin } from "../work/tokens.js";
@@ -26,6 +34,8 @@ export interface RetrieveDeps {
   ccr: AnyCcrStore;
   session: Session;
   engine: Engine;
+  /** Most o200k tokens one page of a full retrieve may cost (default DEFAULT_PAGE_TOKENS, 16,000). */
+  pageTokens?: number;
 }
 
 async function load(
@@ -56,12 +66,50 @@ async function load(
   return { handle, text, kind: record.kind };
 }
 
+interface Answer {
+  output: string;
+  full: boolean;
+  note?: string;
+  tokens?: number;
+}
+
 export function retrieveTool(deps: RetrieveDeps): ToolSpec {
+  const pageTokens = deps.pageTokens ?? DEFAULT_PAGE_TOKENS;
+
+  /** The engine's answer to `query` (the empty query: page 1), or why there is none. */
+  async function narrowed(
+    text: string,
+    query: string,
+    kind: string | null,
+    signal: AbortSignal,
+  ): Promise<Answer> {
+    const job = { op: "narrow" as const, input: text, query, pageTokens, ...(kind ? { hint: kind } : {}) };
+    const outcome = await deps.engine.run(job, signal);
+    if (outcome.ok) {
+      const v = outcome.value;
+      // A whole original asked for whole needs no note; a page, or a view that came back whole, does.
+      const note = v.note && !(v.full && query === "") ? { note: `[caveman: ${v.note}]` } : {};
+      return { output: outputOf(v, text), full: v.full, tokens: v.tokens, ...note };
+    }
+    const what = query === "" ? "paging the original" : "narrowing by this query";
+    const why =
+      outcome.why === "timeout" ? `took longer than ${outcome.budgetMs} ms` : `failed (${outcome.message})`;
+    // Characters bound tokens from above for all but rare scripts: this much fits a page.
+    if (text.length <= pageTokens)
+      return { output: text, full: true, note: `[caveman: ${what} ${why}; returning the full original]` };
+    const next =
+      query === "page:1" || query === "" ? "try again later" : 'ask query "page:1" for it page by page';
+    return {
+      output: `[caveman: ${what} ${why}; the original is ${text.length} characters, over one page; ${next}]`,
+      full: false,
+    };
+  }
+
   return defineTool({
     name: "caveman_retrieve",
     family: "compress",
     description:
-      "Get the exact original behind a recovery_handle, or with query only the matching parts (records, lines; also lines:120-180 or /json/pointer).",
+      "Get the exact original behind a recovery_handle, or with query only the matching lines (text, /regex/, lines:120-180, /json/pointer).",
     input: z.strictObject({
       recovery_handle: z.string().max(200),
       query: z.string().max(2000).optional(),
@@ -76,30 +124,22 @@ export function retrieveTool(deps: RetrieveDeps): ToolSpec {
         const note = `[caveman: ${what} of ${handle} was already returned in this session (retrieve #${plan.callNo}); see that result above]`;
         return { text: note, uncapped: true };
       }
-      let output = text;
-      let full = true;
-      let note: string | undefined;
-      let tokens: number | undefined;
-      if (plan.kind === "full" && plan.forced) {
-        note = `[caveman: more than ${DISTINCT_RETRIEVE_LIMIT} distinct queries on ${handle}; returning the full original]`;
-      } else if (plan.kind === "narrow") {
-        const job = { op: "narrow" as const, input: text, query: q, ...(kind ? { hint: kind } : {}) };
-        const outcome = await deps.engine.run(job, ctx.signal);
-        if (outcome.ok) {
-          output = outputOf(outcome.value, text);
-          full = outcome.value.full;
-          tokens = outcome.value.tokens;
-          if (outcome.value.note) note = `[caveman: ${outcome.value.note}]`;
-        } else {
-          note =
-            outcome.why === "timeout"
-              ? `[caveman: narrowing by this query took longer than ${outcome.budgetMs} ms; returning the full original]`
-              : `[caveman: narrowing by this query failed (${outcome.message}); returning the full original]`;
-        }
+      let answer: Answer | undefined;
+      if (plan.kind === "full_if_small") {
+        const { tokens } = await countTokensWithin(deps.engine, text, ctx.signal);
+        if (tokens <= FORCED_FULL_MAX_TOKENS)
+          answer = {
+            output: text,
+            full: true,
+            tokens,
+            note: `[caveman: more than ${DISTINCT_RETRIEVE_LIMIT} distinct queries on ${handle}; returning the full original]`,
+          };
       }
-      tokens ??= (await countTokensWithin(deps.engine, output, ctx.signal)).tokens;
-      deps.session.recordRetrieve(handle, q, full, tokens, computeHandle(output));
-      return { text: output, notes: note ? [note] : [], uncapped: true };
+      answer ??= await narrowed(text, q, kind, ctx.signal);
+      const tokens =
+        answer.tokens ?? (await countTokensWithin(deps.engine, answer.output, ctx.signal)).tokens;
+      deps.session.recordRetrieve(handle, q, answer.full, tokens, computeHandle(answer.output));
+      return { text: answer.output, notes: answer.note ? [answer.note] : [], uncapped: true };
     },
   });
 }

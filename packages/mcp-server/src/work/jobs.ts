@@ -17,7 +17,7 @@ import {
 
 export type EngineJob =
   | { op: "compress"; input: string; options: CompressOptions }
-  | { op: "narrow"; input: string; query: string; hint?: string }
+  | { op: "narrow"; input: string; query: string; hint?: string; pageTokens?: number }
   | { op: "count"; input: string }
   | { op: "toon_encode"; input: string }
   | { op: "toon_decode"; input: string };
@@ -48,7 +48,10 @@ export function runJob(job: EngineJob): AnswerOf[EngineJob["op"]] {
       return output === job.input ? { ...rest, same: true } : { ...rest, output };
     }
     case "narrow": {
-      const { output, ...rest } = narrow(job.input, job.query, job.hint ? { hint: job.hint } : {});
+      const { output, ...rest } = narrow(job.input, job.query, {
+        ...(job.hint ? { hint: job.hint } : {}),
+        ...(job.pageTokens ? { pageTokens: job.pageTokens } : {}),
+      });
       const tokens = countTokens(output);
       return output === job.input ? { ...rest, tokens, same: true } : { ...rest, tokens, output };
     }

@@ -45,7 +45,7 @@ describe("tables", () => {
     const item = corpusItem("table-countries-csv");
     const v = narrow(item.content, "Kosovo", { hint: "csv" });
     expect(v.full).toBe(false);
-    expect(v.output.split("\n")[0]).toBe(item.content.split("\n")[0]);
+    expect(v.output.split("\n")[0]).toBe(`1-${item.content.split("\n")[0]}`);
     expect(v.output).toContain("Kosovo,UNK,Pristina");
   });
 
