@@ -49,7 +49,8 @@ export function contains(haystack, text) {
 /** Output lines that are neither quoted from the original nor markers (sampled, with a count). */
 export function fabricatedLines(engine, item, output) {
   if (output === item.content) return { count: 0, sample: [] };
-  if (item.kind === "json") return fabricatedJson(engine, item, output);
+  // A JSON item that does not parse (a Read window, a cut-off file) is held to lines.
+  if (item.kind === "json" && parses(item.content)) return fabricatedJson(engine, item, output);
   if (item.kind === "html" || item.kind === "prose") return fabricatedWords(engine, item, output);
   const views = [item.content];
   if (item.kind === "terminal") views.push(terminalView(item.content));
@@ -165,8 +166,17 @@ function retrieveExact(engine, item, handle) {
   return view.output === item.content;
 }
 
+function parses(text) {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function toonRoundTrip(engine, item) {
-  if (item.kind !== "json") return null;
+  if (item.kind !== "json" || !parses(item.content)) return null;
   const enc = engine.toonEncode(item.content);
   if (!enc.ok) return false;
   const dec = engine.toonDecode(enc.output);
