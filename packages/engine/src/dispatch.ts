@@ -34,16 +34,38 @@ const FOLDABLE: ReadonlySet<PassReason> = new Set(["document", "not_smaller", "p
  */
 const NOT_LINES: ReadonlySet<Detection["kind"]> = new Set(["json", "html", "terminal"]);
 
-/** Runs the compressor of `detection.kind`, then the line fold where it gives up. May throw. */
+/**
+ * A kind's candidate keeping more than this share of the input's characters is weak: the line
+ * fold competes with it, and wins when it is at most FOLD_WINS of the candidate's size. Measured
+ * in characters, which cost nothing to count (tokens follow them closely within one text).
+ */
+const WEAK = 0.6;
+/**
+ * Kinds whose candidate keeps what the fold would sample away on purpose (every signature, every
+ * heading, every diagnostic's location and code): they compete only when they give up.
+ */
+const KEEPS_ALL: ReadonlySet<Detection["kind"]> = new Set(["code", "prose", "diagnostics"]);
+const FOLD_WINS = 0.6;
+const GAVE_UP = 0.88;
+
+/** Runs the compressor of `detection.kind`, then the line fold where it gives up or saves little. May throw. */
 export function compressByKind(
   text: string,
   detection: Detection & { value?: unknown },
   ctx: KindContext,
 ): Candidate | PassReason {
   const first = compressKind(text, detection, ctx);
-  if (typeof first !== "string" || !FOLDABLE.has(first) || NOT_LINES.has(detection.kind)) return first;
+  if (NOT_LINES.has(detection.kind)) return first;
+  if (typeof first === "string") {
+    if (!FOLDABLE.has(first)) return first;
+    const folded = foldLines(text, ctx);
+    return typeof folded === "string" ? first : folded;
+  }
+  if (first.output.length <= text.length * WEAK) return first;
+  // A candidate this close to the input would not pass compress()'s MIN_GAIN: the kind gave up.
+  if (KEEPS_ALL.has(detection.kind) && first.output.length <= text.length * GAVE_UP) return first;
   const folded = foldLines(text, ctx);
-  return typeof folded === "string" ? first : folded;
+  return typeof folded !== "string" && folded.output.length <= first.output.length * FOLD_WINS ? folded : first;
 }
 
 function compressKind(
