@@ -30,6 +30,8 @@ const GREP_HIT = /^([^\s:,]+):(\d+)[:-]/;
 const NORMAL_DIFF_CMD = /^\d+(,\d+)?[acd]\d+(,\d+)?$/;
 const TEST_LINE =
   /^\s*(✓|✗|×|✔|✘|↓)\s|^\s*(FAIL|PASS)\s+\S|^\s*(Test Files|Tests|Test Suites)\s+\d|^(=== RUN|--- (FAIL|PASS)|ok\s+\S+\s+\d)|(?<!=)={3,} (FAILURES|ERRORS|short test summary|\d+ (passed|failed))|^\s*\d+ (passing|failing|pending)\b|collected \d+ items?|^(not )?ok \d+\b|^TAP version \d+$/;
+/** pytest's progress row (`tests/a.py ..F.s  [ 14%]`): one opening the text means a test run. */
+const PYTEST_PROGRESS = /^(\S+\.py )?[.FEsxX]{4,}\s*\[\s*\d{1,3}%\]$/;
 // `(?<!=)`: a pytest banner is matched from the start of its "=" run only; from every "=" it was
 // quadratic in a long run of them.
 // pytest -v: `tests/a.py::test_x PASSED`. The first word is read once and then checked for "::":
@@ -219,7 +221,10 @@ function classify(lines: readonly string[], head: string): ContentKind {
   if (HTML_START.test(head) || ratio(lines, (l) => /^\s*<\/?[a-z][\w-]*[\s>/]/i.test(l)) >= 0.5)
     return "html";
   if (isNdjson(lines)) return "ndjson";
-  if (ratio(lines, (l) => TEST_LINE.test(l) || pytestResult(l) !== undefined || UNITTEST.test(l)) >= 0.08)
+  if (
+    lines.slice(0, 3).some((l) => PYTEST_PROGRESS.test(l)) ||
+    ratio(lines, (l) => TEST_LINE.test(l) || pytestResult(l) !== undefined || UNITTEST.test(l)) >= 0.08
+  )
     return "test";
   if (
     lines.some((l) => TS_DIAG.test(l) || GCC_DIAG.test(l) || BIOME_DIAG.test(l)) ||
