@@ -7,7 +7,13 @@ import { gradeBroad } from "./broad.mjs";
 import { median } from "./summary.mjs";
 
 const sum = (xs, f) => xs.reduce((n, x) => n + f(x), 0);
-const aggregate = (rows, g) => 1 - sum(rows, (r) => r[g].tokensOut) / Math.max(1, sum(rows, (r) => r[g].tokensIn));
+const aggregate = (rows, g) =>
+  1 -
+  sum(rows, (r) => r[g].tokensOut) /
+    Math.max(
+      1,
+      sum(rows, (r) => r[g].tokensIn),
+    );
 
 /** An item this large passing through is a loss unless no form of it saves 10%. */
 const BIG_ITEM_TOKENS = 2000;
@@ -75,17 +81,41 @@ export function realTargets(summary, throughput1mb) {
   const worst = families.reduce((w, f) => (w === null || f.median < w.median ? f : w), null);
   const slowest = throughput1mb.reduce((w, t) => (w === null || t.mbPerSec < w.mbPerSec ? t : w), null);
   const rows = [
-    ["items >= 150, no family under 6", `${overall.items} items, smallest family ${Math.min(...families.map((f) => f.items))}`, overall.items >= 150 && families.every((f) => f.items >= 6)],
+    [
+      "items >= 150, no family under 6",
+      `${overall.items} items, smallest family ${Math.min(...families.map((f) => f.items))}`,
+      overall.items >= 150 && families.every((f) => f.items >= 6),
+    ],
     ["no-hint median reduction >= 70%", pct(overall.median), overall.median >= 0.7],
     ["no-hint aggregate reduction >= 85%", pct(overall.aggregate), overall.aggregate >= 0.85],
-    ["every family median >= 40%", worst ? `${worst.family} ${pct(worst.median)}` : "-", families.every((f) => f.median >= 0.4)],
-    ["items over 2,000 tokens passed through (best form saves >= 10%)", overall.bigPassThroughs.join(", ") || "0", overall.bigPassThroughs.length === 0],
+    [
+      "every family median >= 40%",
+      worst ? `${worst.family} ${pct(worst.median)}` : "-",
+      families.every((f) => f.median >= 0.4),
+    ],
+    [
+      "items over 2,000 tokens passed through (best form saves >= 10%)",
+      overall.bigPassThroughs.join(", ") || "0",
+      overall.bigPassThroughs.length === 0,
+    ],
     ["gold answers lost", String(overall.lost), overall.lost === 0],
     ["fabricated lines", String(overall.fabricated), overall.fabricated === 0],
     ["markers costing more than they elide", String(overall.costlyMarkers), overall.costlyMarkers === 0],
-    ["not deterministic / not idempotent / retrieve not exact", `${overall.notDeterministic}/${overall.notIdempotent}/${overall.retrieveNotExact}`, overall.notDeterministic + overall.notIdempotent + overall.retrieveNotExact === 0],
-    ["gold answers visible without retrieve >= 90%", `${overall.visible}/${overall.golds} (${pct(overall.visible / Math.max(1, overall.golds))})`, overall.visible >= 0.9 * overall.golds],
-    ["throughput at 1 MB >= 20 MB/s, every family", slowest ? `${slowest.kind} ${slowest.mbPerSec.toFixed(1)} MB/s` : "-", throughput1mb.length > 0 && throughput1mb.every((t) => t.mbPerSec >= 20)],
+    [
+      "not deterministic / not idempotent / retrieve not exact",
+      `${overall.notDeterministic}/${overall.notIdempotent}/${overall.retrieveNotExact}`,
+      overall.notDeterministic + overall.notIdempotent + overall.retrieveNotExact === 0,
+    ],
+    [
+      "gold answers visible without retrieve >= 90%",
+      `${overall.visible}/${overall.golds} (${pct(overall.visible / Math.max(1, overall.golds))})`,
+      overall.visible >= 0.9 * overall.golds,
+    ],
+    [
+      "throughput at 1 MB >= 20 MB/s, every family",
+      slowest ? `${slowest.kind} ${slowest.mbPerSec.toFixed(1)} MB/s` : "-",
+      throughput1mb.length > 0 && throughput1mb.every((t) => t.mbPerSec >= 20),
+    ],
   ];
   return rows.map(([target, achieved, met]) => ({ target, achieved, met: met ? "yes" : "NO" }));
 }

@@ -73,7 +73,9 @@ if (!broadOnly) {
     rowsAfter.map((r, i) => ({
       item: r.id,
       tokensIn: r.tokensIn,
-      ...(rowsBefore ? { before: pct(rowsBefore[i].plain.reduction), beforeKind: rowsBefore[i].plain.detected } : {}),
+      ...(rowsBefore
+        ? { before: pct(rowsBefore[i].plain.reduction), beforeKind: rowsBefore[i].plain.detected }
+        : {}),
       after: pct(r.plain.reduction),
       kind: r.plain.detected,
       reason: r.plain.reason ?? "",
@@ -93,7 +95,9 @@ if (!broadOnly) {
       family: f.family,
       items: f.items,
       tokensIn: f.tokensIn,
-      ...(sumBefore ? { beforeMedian: pct(sumBefore[i].median), beforeAggregate: pct(sumBefore[i].aggregate) } : {}),
+      ...(sumBefore
+        ? { beforeMedian: pct(sumBefore[i].median), beforeAggregate: pct(sumBefore[i].aggregate) }
+        : {}),
       median: pct(f.median),
       aggregate: pct(f.aggregate),
       "median+hint": pct(f.hintedMedian),
@@ -105,13 +109,19 @@ if (!broadOnly) {
     })),
   );
   const inputs = realThroughputInputs(realCorpus, kinds);
-  const [tpAfter, tpBefore = null] = await measureThroughputs(before ? [engine, before] : [engine], realCorpus, inputs);
+  const [tpAfter, tpBefore = null] = await measureThroughputs(
+    before ? [engine, before] : [engine],
+    realCorpus,
+    inputs,
+  );
   printTable(
     "engine: real corpus throughput at 1 MB per family, no hint (MB/s wall / CPU)",
     tpAfter.map((t, i) => ({
       family: t.kind,
       bytes: t.bytes,
-      ...(tpBefore ? { beforeWall: tpBefore[i].mbPerSec.toFixed(1), beforeCpu: tpBefore[i].cpuMbPerSec.toFixed(1) } : {}),
+      ...(tpBefore
+        ? { beforeWall: tpBefore[i].mbPerSec.toFixed(1), beforeCpu: tpBefore[i].cpuMbPerSec.toFixed(1) }
+        : {}),
       wall: t.mbPerSec.toFixed(1),
       cpu: t.cpuMbPerSec.toFixed(1),
       reduction: pct(t.reduction),
@@ -137,7 +147,16 @@ if (!broadOnly) {
     beforeTargets: targetsBefore,
     throughput: tpAfter,
     beforeThroughput: tpBefore,
-    rows: rowsAfter.map((r) => ({ id: r.id, kind: r.kind, detected: r.plain.detected, plain: r.plain.reduction, hinted: r.hinted.reduction, best: r.best, reason: r.plain.reason, lost: r.plain.lost })),
+    rows: rowsAfter.map((r) => ({
+      id: r.id,
+      kind: r.kind,
+      detected: r.plain.detected,
+      plain: r.plain.reduction,
+      hinted: r.hinted.reduction,
+      best: r.best,
+      reason: r.plain.reason,
+      lost: r.plain.lost,
+    })),
   };
 }
 if (realOnly) {

@@ -65,7 +65,9 @@ export function compressByKind(
   // A candidate this close to the input would not pass compress()'s MIN_GAIN: the kind gave up.
   if (KEEPS_ALL.has(detection.kind) && first.output.length <= text.length * GAVE_UP) return first;
   const folded = foldLines(text, ctx);
-  return typeof folded !== "string" && folded.output.length <= first.output.length * FOLD_WINS ? folded : first;
+  return typeof folded !== "string" && folded.output.length <= first.output.length * FOLD_WINS
+    ? folded
+    : first;
 }
 
 function compressKind(

@@ -3,9 +3,9 @@
 // or misreading them.
 import { describe, expect, it } from "vitest";
 import { compress } from "./compress.js";
-import { linesAreHonest } from "./lines.js";
 import { detect } from "./detect.js";
 import { lines } from "./hostile.test-helpers.js";
+import { linesAreHonest } from "./lines.js";
 import { narrow } from "./narrow.js";
 
 describe("terminal redraws on hostile lines", () => {

@@ -18,7 +18,16 @@ import { fileURLToPath } from "node:url";
 import { gitRecipes } from "./lib/recipes-git.mjs";
 import { toolRecipes } from "./lib/recipes-tools.mjs";
 import { serviceRecipes } from "./lib/services.mjs";
-import { cloneProject, ensureDir, PROJECTS, removeScratch, sanitize, scratchRoot, sh, standaloneCargo } from "./lib/shell.mjs";
+import {
+  cloneProject,
+  ensureDir,
+  PROJECTS,
+  removeScratch,
+  sanitize,
+  scratchRoot,
+  sh,
+  standaloneCargo,
+} from "./lib/shell.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, "..", "..", "..", "..");
@@ -31,8 +40,24 @@ if (!mirror) {
 const only = arg("only")?.split(",");
 /** Items a service run leaves behind (the psql table, the flaskr database), recorded as tables. */
 const EXTRA = [
-  { id: "table-psql-accounts", kind: "table", project: null, cmd: "psql -c \"select aid, bid, abalance, filler from pgbench_accounts where aid <= 400 order by aid\"", hint: "psql", ext: "txt", from: "log-postgres-durations" },
-  { id: "table-sqlite-posts", kind: "table", project: "flask", cmd: "sqlite3 -header -column instance/flaskr.sqlite \"select id, author_id, created, title from post order by id\"", hint: "sqlite3", ext: "txt", from: "log-flaskr-werkzeug" },
+  {
+    id: "table-psql-accounts",
+    kind: "table",
+    project: null,
+    cmd: 'psql -c "select aid, bid, abalance, filler from pgbench_accounts where aid <= 400 order by aid"',
+    hint: "psql",
+    ext: "txt",
+    from: "log-postgres-durations",
+  },
+  {
+    id: "table-sqlite-posts",
+    kind: "table",
+    project: "flask",
+    cmd: 'sqlite3 -header -column instance/flaskr.sqlite "select id, author_id, created, title from post order by id"',
+    hint: "sqlite3",
+    ext: "txt",
+    from: "log-flaskr-werkzeug",
+  },
 ];
 const recipes = [...gitRecipes, ...toolRecipes, ...serviceRecipes];
 const MAX_BYTES = 400 * 1024;
@@ -48,8 +73,21 @@ function setup() {
   standaloneCargo(ctx.dirs.semver);
   standaloneCargo(join(ctx.dirs.regex, "regex-syntax"));
   sh("npm install --no-audit --no-fund --loglevel=error", { cwd: ctx.dirs.express });
-  sh("npm init -y >/dev/null && npm install --no-audit --no-fund --loglevel=error eslint@9.39.5 globals@17.14.0 pino@10.4.0", { cwd: tools });
-  const m2 = join(process.env.HOME ?? "", ".m2", "repository", "com", "google", "errorprone", "error_prone_annotations", "2.38.0", "error_prone_annotations-2.38.0.jar");
+  sh(
+    "npm init -y >/dev/null && npm install --no-audit --no-fund --loglevel=error eslint@9.39.5 globals@17.14.0 pino@10.4.0",
+    { cwd: tools },
+  );
+  const m2 = join(
+    process.env.HOME ?? "",
+    ".m2",
+    "repository",
+    "com",
+    "google",
+    "errorprone",
+    "error_prone_annotations",
+    "2.38.0",
+    "error_prone_annotations-2.38.0.jar",
+  );
   ctx.env = {
     TSC: join(repoRoot, "node_modules", ".bin", "tsc"),
     BIOME: join(repoRoot, "node_modules", ".bin", "biome"),
@@ -59,11 +97,30 @@ function setup() {
     TYPES: join(repoRoot, "packages", "engine", "node_modules", "@types"),
   };
   // What Maven's templating would generate: GsonBuildConfig with the pom's version.
-  const template = join(ctx.dirs.gson, "gson", "src", "main", "java-templates", "com", "google", "gson", "internal", "GsonBuildConfig.java");
-  const version = /<version>([^<]+)<\/version>/.exec(readFileSync(join(ctx.dirs.gson, "gson", "pom.xml"), "utf8"))[1];
-  writeFileSync(join(ensureDir(join(root, "gson-gen")), "GsonBuildConfig.java"), readFileSync(template, "utf8").replaceAll("${project.version}", version));
-  // gson classes and the trace driver (diag-gson-javac-xlint builds gson-out-b as well).
-  sh(`javac -nowarn -cp ${m2} -d ../gson-out-b $(find gson/src/main/java -name '*.java' ! -name module-info.java) ../gson-gen/GsonBuildConfig.java >/dev/null 2>&1; javac -cp ../gson-out-b -d ../traces ${join(here, "lib", "java", "GsonTraces.java")}`, { cwd: ctx.dirs.gson });
+  const template = join(
+    ctx.dirs.gson,
+    "gson",
+    "src",
+    "main",
+    "java-templates",
+    "com",
+    "google",
+    "gson",
+    "internal",
+    "GsonBuildConfig.java",
+  );
+  const version = /<version>([^<]+)<\/version>/.exec(
+    readFileSync(join(ctx.dirs.gson, "gson", "pom.xml"), "utf8"),
+  )[1];
+  writeFileSync(
+    join(ensureDir(join(root, "gson-gen")), "GsonBuildConfig.java"),
+    readFileSync(template, "utf8").replace(/\$\{project\.version\}/g, version),
+  );
+  // gson classes and the trace driver (diag-gson-javac-doclint builds gson-out-x as well).
+  sh(
+    `javac -nowarn -cp ${m2} -d ../gson-out-b $(find gson/src/main/java -name '*.java' ! -name module-info.java) ../gson-gen/GsonBuildConfig.java >/dev/null 2>&1; javac -cp ../gson-out-b -d ../traces ${join(here, "lib", "java", "GsonTraces.java")}`,
+    { cwd: ctx.dirs.gson },
+  );
 }
 
 async function record(recipe) {
@@ -77,7 +134,11 @@ async function record(recipe) {
   else {
     // A JSON document or JSON lines is what a tool writes to stdout; its progress lines go to stderr.
     const quiet = recipe.kind === "json" || recipe.kind === "ndjson";
-    text = sh(recipe.env ? `${recipe.env} ${recipe.cmd}` : recipe.cmd, { cwd, extraEnv: ctx.env, stderr: !quiet });
+    text = sh(recipe.env ? `${recipe.env} ${recipe.cmd}` : recipe.cmd, {
+      cwd,
+      extraEnv: ctx.env,
+      stderr: !quiet,
+    });
   }
   if (recipe.after) sh(recipe.after, opts);
   text = sanitize(text, root, repoRoot);
@@ -94,7 +155,11 @@ function cutAtLine(text, max) {
 
 function commitOf(recipe) {
   if (!recipe.project || recipe.project === "scratch") return undefined;
-  if (recipe.project === "caveman") return { repo: "caveman-mcp (this repository)", commit: sh("git rev-parse HEAD", { cwd: repoRoot }).trim() };
+  if (recipe.project === "caveman")
+    return {
+      repo: "caveman-mcp (this repository)",
+      commit: sh("git rev-parse HEAD", { cwd: repoRoot }).trim(),
+    };
   return { repo: PROJECTS[recipe.project].repo, commit: PROJECTS[recipe.project].commit };
 }
 
@@ -114,7 +179,10 @@ for (const recipe of [...recipes, ...EXTRA]) {
   writeFileSync(join(here, file), text);
   const gold = oldById.get(recipe.id)?.gold ?? [];
   const stale = gold.filter((g) => !text.includes(g.text));
-  if (stale.length > 0) process.stderr.write(`${recipe.id}: gold no longer in the item: ${stale.map((g) => g.text).join(" | ")}\n`);
+  if (stale.length > 0)
+    process.stderr.write(
+      `${recipe.id}: gold no longer in the item: ${stale.map((g) => g.text).join(" | ")}\n`,
+    );
   entries.set(recipe.id, {
     id: recipe.id,
     kind: recipe.kind,
@@ -133,7 +201,8 @@ const order = [...recipes, ...EXTRA].map((r) => r.id);
 const items = [...entries.values()]
   .filter((e) => order.includes(e.id))
   .sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
-const description = "Real tool output on real projects, recorded once by corpus/real/record.mjs; gold answers by hand.";
+const description =
+  "Real tool output on real projects, recorded once by corpus/real/record.mjs; gold answers by hand.";
 writeFileSync(manifestFile, `${JSON.stringify({ description, items }, null, 2)}\n`);
 if (!process.argv.includes("--keep")) removeScratch(root);
 else process.stdout.write(`scratch root kept: ${root}\n`);
