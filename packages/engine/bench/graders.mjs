@@ -53,7 +53,9 @@ export function fabricatedLines(engine, item, output) {
   if (item.kind === "json" && parses(item.content)) return fabricatedJson(engine, item, output);
   if (item.kind === "html" || item.kind === "prose") return fabricatedWords(engine, item, output);
   const views = [item.content];
-  if (item.kind === "terminal") views.push(terminalView(item.content));
+  // Escapes are what a terminal interprets, whatever the item's kind (tsc --pretty, coloured test runs).
+  if (item.kind === "terminal" || new RegExp(ANSI.source).test(item.content))
+    views.push(terminalView(item.content));
   const bad = [];
   for (const line of output.split("\n")) {
     if (line.trim() === "" || engine.isMarkerLine(line)) continue;
