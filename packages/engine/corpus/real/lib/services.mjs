@@ -2,7 +2,7 @@
 // PostgreSQL, Flask's tutorial app under Werkzeug, an Express app with morgan and pino, Python's
 // http.server, npm), and stack traces real libraries throw. Each `run` starts what it needs,
 // drives it, stops it and returns the text; `cmd` says what was run, for the manifest.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureDir, sh, sleep, start, waitFor } from "./shell.mjs";
 
@@ -339,7 +339,3 @@ export const serviceRecipes = [
   trace("trace-java-gson-reflection", "gson", "java -cp ../gson-out-b:../traces GsonTraces reflection"),
   trace("trace-java-gson-adapter", "gson", "java -cp ../gson-out-b:../traces GsonTraces adapter"),
 ];
-
-export function javaTracesReady(ctx) {
-  return existsSync(join(ctx.root, "traces", "GsonTraces.class"));
-}

@@ -60,7 +60,7 @@ function git(args) {
 }
 
 /** The environment every command gets: UTC, C.UTF-8, no CI markers; colour only when asked. */
-export function env(extra = {}) {
+function env(extra = {}) {
   return {
     PATH: process.env.PATH ?? "/usr/bin:/bin",
     HOME: process.env.HOME ?? homedir(),
