@@ -46,8 +46,9 @@ export function pytestResult(line: string): string | undefined {
 }
 const FRAME =
   /^\s+at \S|^\s+File ".*", line \d+|^\tat [\w$.]+\(|^\s*Caused by: |^Traceback \(most recent call last\):|^\s+\.\.\. \d+ more$/;
+// The last alternative is NODE_DEBUG's `HTTP 27826: ...` (subsystem and pid).
 const LOG_LINE =
-  /^\s*(\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\[?\d\d:\d\d:\d\d|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d|\d{1,3}(\.\d{1,3}){3} \S+ \S+ \[|\[?(INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|NOTICE|CRIT)\b|(info|warn|error|debug|verbose|http|silly)\s|\d+ (verbose|info|warn|error|silly|http|timing)\s)/;
+  /^\s*(\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\[?\d\d:\d\d:\d\d|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d|\d{1,3}(\.\d{1,3}){3} \S+ \S+ \[|\[?(INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|NOTICE|CRIT)\b|(info|warn|error|debug|verbose|http|silly)\s|\d+ (verbose|info|warn|error|silly|http|timing)\s|[A-Z]{2,12} \d{1,7}: )/;
 const HTML_START = /^\s*(<!doctype html|<html[\s>]|<head[\s>]|<body[\s>])/i;
 
 function ratio(lines: readonly string[], test: (line: string) => boolean): number {

@@ -39,12 +39,13 @@ const NOT_LINES: ReadonlySet<Detection["kind"]> = new Set(["json", "html", "term
  * fold competes with it, and wins when it is at most FOLD_WINS of the candidate's size. Measured
  * in characters, which cost nothing to count (tokens follow them closely within one text).
  */
-const WEAK = 0.6;
+const WEAK = 0.45;
 /**
  * Kinds whose candidate keeps what the fold would sample away on purpose (every signature, every
- * heading, every diagnostic's location and code): they compete only when they give up.
+ * heading): they compete only when they give up. Diagnostics do compete: a weak result there is
+ * the same message at many locations, which the fold keeps once per template and counts.
  */
-const KEEPS_ALL: ReadonlySet<Detection["kind"]> = new Set(["code", "prose", "diagnostics"]);
+const KEEPS_ALL: ReadonlySet<Detection["kind"]> = new Set(["code", "prose"]);
 const FOLD_WINS = 0.6;
 const GAVE_UP = 0.88;
 

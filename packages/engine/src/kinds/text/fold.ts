@@ -5,6 +5,7 @@
 // of each template, then a few more), query matches, and the first line of each line template
 // (digits, ids and bracketed names masked) up to a budget, sampled evenly over the text when the
 // templates outnumber it, so every part of the output has a witness. Nothing is rewritten.
+// Markers count the error and warning lines they stand for (one instance per template stays).
 import { droppedCount, REGION_GAP, renderKept } from "../../lines.js";
 import { queryTerms } from "../../shared/query.js";
 import { severity } from "../../shared/severity.js";
@@ -25,6 +26,21 @@ const SEVERE_MAX = 60;
 /** A sampled line longer than this costs more than it shows: sampling skips it. */
 const LONG_LINE = 400;
 
+/** How many dropped lines of [from, to] name an error and a warning: `errors x28, warnings x3`. */
+function severeCounts(sev: Uint8Array, keep: Uint8Array, from: number, to: number): string[] {
+  let errors = 0;
+  let warnings = 0;
+  for (let i = from; i <= to; i++) {
+    if (keep[i]) continue;
+    if (sev[i] === 2) errors++;
+    else if (sev[i] === 1) warnings++;
+  }
+  const facts: string[] = [];
+  if (errors > 0) facts.push(`errors x${errors}`);
+  if (warnings > 0) facts.push(`warnings x${warnings}`);
+  return facts.length > 0 ? [facts.join(", ")] : [];
+}
+
 /** Region-folds `text` as lines, or says why it cannot shrink. */
 export function foldLines(text: string, ctx: KindContext): Candidate | PassReason {
   const lines = text.split("\n");
@@ -35,6 +51,7 @@ export function foldLines(text: string, ctx: KindContext): Candidate | PassReaso
   for (let i = 0; i < Math.min(HEAD, n); i++) keep[i] = 1;
   for (let i = Math.max(0, n - TAIL); i < n; i++) keep[i] = 1;
   const terms = queryTerms(ctx.query);
+  const sev = new Uint8Array(n);
   const severeSeen = new Map<string, number>();
   let severe = 0;
   const seen = new Set<string>();
@@ -47,7 +64,8 @@ export function foldLines(text: string, ctx: KindContext): Candidate | PassReaso
       seen.add(t);
       if (line.length <= LONG_LINE) firsts.push(i);
     }
-    if (severe < SEVERE_MAX && severity(line) > 0) {
+    sev[i] = severity(line);
+    if (severe < SEVERE_MAX && sev[i]! > 0) {
       const c = severeSeen.get(t) ?? 0;
       if (c < SEVERE_PER_TEMPLATE) {
         severeSeen.set(t, c + 1);
@@ -66,6 +84,7 @@ export function foldLines(text: string, ctx: KindContext): Candidate | PassReaso
   if (droppedCount(keep, n) === 0) return "document";
   const output = renderKept(lines, keep, {
     regionGap: REGION_GAP,
+    facts: (from, to) => severeCounts(sev, keep, from, to),
     ...(ctx.handle ? { handle: ctx.handle } : {}),
   });
   return { output, lossless: false };
