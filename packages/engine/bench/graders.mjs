@@ -168,7 +168,8 @@ function retrieveExact(engine, item, handle) {
   return view.output === item.content;
 }
 
-function parses(text) {
+/** True when `text` is one JSON document. */
+export function parses(text) {
   try {
     JSON.parse(text);
     return true;

@@ -4,6 +4,7 @@
 // and overall, against the issue's targets. Throughput inputs of 1 MB per family are built from
 // the family's items.
 import { gradeBroad } from "./broad.mjs";
+import { parses } from "./graders.mjs";
 import { median } from "./summary.mjs";
 
 const sum = (xs, f) => xs.reduce((n, x) => n + f(x), 0);
@@ -136,15 +137,6 @@ function linesUpTo(texts, bytes) {
     if (size === before) break;
   }
   return `${out.join("\n")}\n`;
-}
-
-function parses(text) {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** One JSON document of about `bytes`: the parseable items' values, repeated, in one array. */
