@@ -3,7 +3,7 @@
 // marker economics: marker tokens as a share of output tokens, and markers that cost at least as
 // many tokens as the original lines they stand for. `before` (an older build of the engine,
 // passed as --before=<dist/index.js>) is graded in the same run so the figures compare.
-import { gradeItem } from "./graders.mjs";
+import { gradeItem, terminalView } from "./graders.mjs";
 import { median } from "./summary.mjs";
 
 const JSON_WHERE = /\((\d+)-(\d+) of \d+ at (\/[^)]*)\)/;
@@ -156,6 +156,8 @@ export function gradeBroad(engine, corpus) {
     const hintedOut = engine.compress(item.content, { hint: item.hint }).output;
     // As the server and the hooks call it: with a recovery handle, which one marker then names.
     const handled = engine.compress(item.content, { handle: BENCH_HANDLE });
+    // Terminal output is compressed as the terminal shows it: its markers name those lines.
+    const shown = item.kind === "terminal" ? terminalView(item.content) : item.content;
     return {
       id: item.id,
       family: item.family,
@@ -163,9 +165,9 @@ export function gradeBroad(engine, corpus) {
       tokensIn: plain.tokensIn,
       plain,
       hinted,
-      markers: markerCosts(engine, item.content, out),
-      hintedMarkers: markerCosts(engine, item.content, hintedOut),
-      handledMarkers: { ...markerCosts(engine, item.content, handled.output), tokensOut: handled.tokensOut },
+      markers: markerCosts(engine, shown, out),
+      hintedMarkers: markerCosts(engine, shown, hintedOut),
+      handledMarkers: { ...markerCosts(engine, shown, handled.output), tokensOut: handled.tokensOut },
     };
   });
 }

@@ -49,10 +49,13 @@ export function contains(haystack, text) {
 /** Output lines that are neither quoted from the original nor markers (sampled, with a count). */
 export function fabricatedLines(engine, item, output) {
   if (output === item.content) return { count: 0, sample: [] };
-  if (item.kind === "json") return fabricatedJson(engine, item, output);
+  // A JSON item that does not parse (a Read window, a cut-off file) is held to lines.
+  if (item.kind === "json" && parses(item.content)) return fabricatedJson(engine, item, output);
   if (item.kind === "html" || item.kind === "prose") return fabricatedWords(engine, item, output);
   const views = [item.content];
-  if (item.kind === "terminal") views.push(terminalView(item.content));
+  // Escapes are what a terminal interprets, whatever the item's kind (tsc --pretty, coloured test runs).
+  if (item.kind === "terminal" || new RegExp(ANSI.source).test(item.content))
+    views.push(terminalView(item.content));
   const bad = [];
   for (const line of output.split("\n")) {
     if (line.trim() === "" || engine.isMarkerLine(line)) continue;
@@ -168,8 +171,18 @@ function retrieveExact(engine, item, handle) {
   return view.output === item.content;
 }
 
+/** True when `text` is one JSON document. */
+export function parses(text) {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function toonRoundTrip(engine, item) {
-  if (item.kind !== "json") return null;
+  if (item.kind !== "json" || !parses(item.content)) return null;
   const enc = engine.toonEncode(item.content);
   if (!enc.ok) return false;
   const dec = engine.toonDecode(enc.output);

@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-// `pnpm --filter @caveman/engine bench`: grades the built engine (../dist/index.js) on the
+// `pnpm --filter @caveman/engine bench`: grades the built engine (../dist/index.js) first on the
+// real corpus (corpus/real: real tools on real projects, issue 27) per family with no hint and
+// with the producing command, its targets and a 1 MB throughput per family; then on the
 // benchmark corpus and prints, per kind and overall, the median token reduction beside each
 // baseline (raw, minified JSON, TOON alone, head+tail truncation to the same budget), gold
 // answers visible / needs_retrieve / lost, fidelity failures, the issue's targets, and compress
@@ -9,7 +11,7 @@
 // compress under a preview-sized budget (issue 23, bench/retrieve.mjs). Everything goes to
 // writeResults("engine", ...).
 //
-//   node bench/run.mjs [--before=<dist/index.js of an older build>] [--broad-only] [--no-hostile]
+//   node bench/run.mjs [--before=<dist/index.js of an older build>] [--real-only] [--broad-only] [--no-hostile]
 // --before grades that build in the same run, so before/after figures come from one run.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -22,6 +24,7 @@ import { broadSummary, gradeBroad } from "./broad.mjs";
 import { corpusDir, loadCorpus } from "./corpus.mjs";
 import { gradeItem, handleFor } from "./graders.mjs";
 import { runHostile } from "./hostile.mjs";
+import { gradeReal, realSummary, realTargets, realThroughputInputs } from "./real.mjs";
 import {
   gradeBudgets,
   gradeRetrieves,
@@ -65,6 +68,109 @@ const beforeArg = process.argv.find((a) => a.startsWith("--before="))?.slice("--
 const beforeUrl = beforeArg ? pathToFileURL(resolve(beforeArg)).href : null;
 const before = beforeUrl ? await import(beforeUrl) : null;
 const broadOnly = flag("--broad-only");
+const realOnly = flag("--real-only");
+
+const realCorpus = loadCorpus(join(corpusDir, "real"));
+const kinds = engine.CONTENT_KINDS;
+let real = null;
+if (!broadOnly) {
+  const rowsAfter = gradeReal(engine, realCorpus);
+  const rowsBefore = before ? gradeReal(before, realCorpus) : null;
+  printTable(
+    "engine: real corpus items (no hint; before = --before build)",
+    rowsAfter.map((r, i) => ({
+      item: r.id,
+      tokensIn: r.tokensIn,
+      ...(rowsBefore
+        ? { before: pct(rowsBefore[i].plain.reduction), beforeKind: rowsBefore[i].plain.detected }
+        : {}),
+      after: pct(r.plain.reduction),
+      kind: r.plain.detected,
+      reason: r.plain.reason ?? "",
+      "after+hint": pct(r.hinted.reduction),
+      best: pct(r.best),
+      "vis/ret/lost": `${r.plain.visible}/${r.plain.needsRetrieve}/${r.plain.lost}`,
+      fab: r.plain.fabricated.count,
+      costly: r.markers.costly,
+      ok: r.plain.deterministic && r.plain.idempotent && r.plain.retrieveExact ? "yes" : "NO",
+    })),
+  );
+  const sumAfter = realSummary(rowsAfter, kinds);
+  const sumBefore = rowsBefore ? realSummary(rowsBefore, kinds) : null;
+  printTable(
+    `engine: real corpus per family (${realCorpus.length} items; no hint unless marked)`,
+    sumAfter.map((f, i) => ({
+      family: f.family,
+      items: f.items,
+      tokensIn: f.tokensIn,
+      ...(sumBefore
+        ? { beforeMedian: pct(sumBefore[i].median), beforeAggregate: pct(sumBefore[i].aggregate) }
+        : {}),
+      median: pct(f.median),
+      aggregate: pct(f.aggregate),
+      "median+hint": pct(f.hintedMedian),
+      passed: f.passedThrough,
+      "visible/golds": `${f.visible}/${f.golds}`,
+      lost: f.lost,
+      fab: f.fabricated,
+      costly: f.costlyMarkers,
+    })),
+  );
+  const inputs = realThroughputInputs(realCorpus, kinds);
+  const [tpAfter, tpBefore = null] = await measureThroughputs(
+    before ? [engine, before] : [engine],
+    realCorpus,
+    inputs,
+  );
+  printTable(
+    "engine: real corpus throughput at 1 MB per family, no hint (MB/s wall / CPU)",
+    tpAfter.map((t, i) => ({
+      family: t.kind,
+      bytes: t.bytes,
+      ...(tpBefore
+        ? { beforeWall: tpBefore[i].mbPerSec.toFixed(1), beforeCpu: tpBefore[i].cpuMbPerSec.toFixed(1) }
+        : {}),
+      wall: t.mbPerSec.toFixed(1),
+      cpu: t.cpuMbPerSec.toFixed(1),
+      reduction: pct(t.reduction),
+      reason: t.reason,
+    })),
+  );
+  const targetsAfter = realTargets(sumAfter, tpAfter);
+  const targetsBefore = sumBefore ? realTargets(sumBefore, tpBefore ?? []) : null;
+  printTable(
+    "engine: issue 27 targets on the real corpus, no hint",
+    targetsAfter.map((t, i) => ({
+      target: t.target,
+      ...(targetsBefore ? { before: targetsBefore[i].achieved } : {}),
+      after: t.achieved,
+      met: t.met,
+    })),
+  );
+  real = {
+    items: realCorpus.length,
+    families: sumAfter,
+    before: sumBefore,
+    targets: targetsAfter,
+    beforeTargets: targetsBefore,
+    throughput: tpAfter,
+    beforeThroughput: tpBefore,
+    rows: rowsAfter.map((r) => ({
+      id: r.id,
+      kind: r.kind,
+      detected: r.plain.detected,
+      plain: r.plain.reduction,
+      hinted: r.hinted.reduction,
+      best: r.best,
+      reason: r.plain.reason,
+      lost: r.plain.lost,
+    })),
+  };
+}
+if (realOnly) {
+  writeResults("engine", { real });
+  process.exit(0);
+}
 
 const corpus = loadCorpus();
 const grades = broadOnly ? [] : corpus.map((item) => gradeItem(engine, item));
@@ -329,6 +435,7 @@ if (!flag("--no-hostile")) {
 }
 
 writeResults("engine", {
+  real,
   broad: {
     items: broad.length,
     after: broadAfter,

@@ -78,11 +78,12 @@ export function throughputInputs(corpus) {
  * few calls on a large input before its hot paths are optimised and the young generation has
  * grown (the first 1 MB JSON call took 4x the steady-state time here). With two engines (after
  * and before) the timed runs alternate, so a change in the machine's load hits both alike and
- * their ratio holds. Fewer runs for large sizes. Returns one row list per engine.
+ * their ratio holds. Fewer runs for large sizes. `inputs` defaults to the benchmark corpus's.
+ * Returns one row list per engine.
  */
-export async function measureThroughputs(engines, corpus) {
+export async function measureThroughputs(engines, corpus, inputs = throughputInputs(corpus)) {
   const rows = engines.map(() => []);
-  for (const input of throughputInputs(corpus)) {
+  for (const input of inputs) {
     const big = input.size.bytes >= 1024 * 1024;
     const results = [];
     const run = (k) => {

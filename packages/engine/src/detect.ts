@@ -30,6 +30,8 @@ const GREP_HIT = /^([^\s:,]+):(\d+)[:-]/;
 const NORMAL_DIFF_CMD = /^\d+(,\d+)?[acd]\d+(,\d+)?$/;
 const TEST_LINE =
   /^\s*(✓|✗|×|✔|✘|↓)\s|^\s*(FAIL|PASS)\s+\S|^\s*(Test Files|Tests|Test Suites)\s+\d|^(=== RUN|--- (FAIL|PASS)|ok\s+\S+\s+\d)|(?<!=)={3,} (FAILURES|ERRORS|short test summary|\d+ (passed|failed))|^\s*\d+ (passing|failing|pending)\b|collected \d+ items?|^(not )?ok \d+\b|^TAP version \d+$/;
+/** pytest's progress row (`tests/a.py ..F.s  [ 14%]`): one opening the text means a test run. */
+const PYTEST_PROGRESS = /^(\S+\.py )?[.FEsxX]{4,}\s*\[\s*\d{1,3}%\]$/;
 // `(?<!=)`: a pytest banner is matched from the start of its "=" run only; from every "=" it was
 // quadratic in a long run of them.
 // pytest -v: `tests/a.py::test_x PASSED`. The first word is read once and then checked for "::":
@@ -44,8 +46,9 @@ export function pytestResult(line: string): string | undefined {
 }
 const FRAME =
   /^\s+at \S|^\s+File ".*", line \d+|^\tat [\w$.]+\(|^\s*Caused by: |^Traceback \(most recent call last\):|^\s+\.\.\. \d+ more$/;
+// The last alternative is NODE_DEBUG's `HTTP 27826: ...` (subsystem and pid).
 const LOG_LINE =
-  /^\s*(\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\[?\d\d:\d\d:\d\d|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d|\d{1,3}(\.\d{1,3}){3} \S+ \S+ \[|\[?(INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|NOTICE|CRIT)\b|(info|warn|error|debug|verbose|http|silly)\s|\d+ (verbose|info|warn|error|silly|http|timing)\s)/;
+  /^\s*(\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\[?\d\d:\d\d:\d\d|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d|\d{1,3}(\.\d{1,3}){3} \S+ \S+ \[|\[?(INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|NOTICE|CRIT)\b|(info|warn|error|debug|verbose|http|silly)\s|\d+ (verbose|info|warn|error|silly|http|timing)\s|[A-Z]{2,12} \d{1,7}: )/;
 const HTML_START = /^\s*(<!doctype html|<html[\s>]|<head[\s>]|<body[\s>])/i;
 
 function ratio(lines: readonly string[], test: (line: string) => boolean): number {
@@ -219,7 +222,10 @@ function classify(lines: readonly string[], head: string): ContentKind {
   if (HTML_START.test(head) || ratio(lines, (l) => /^\s*<\/?[a-z][\w-]*[\s>/]/i.test(l)) >= 0.5)
     return "html";
   if (isNdjson(lines)) return "ndjson";
-  if (ratio(lines, (l) => TEST_LINE.test(l) || pytestResult(l) !== undefined || UNITTEST.test(l)) >= 0.08)
+  if (
+    lines.slice(0, 3).some((l) => PYTEST_PROGRESS.test(l)) ||
+    ratio(lines, (l) => TEST_LINE.test(l) || pytestResult(l) !== undefined || UNITTEST.test(l)) >= 0.08
+  )
     return "test";
   if (
     lines.some((l) => TS_DIAG.test(l) || GCC_DIAG.test(l) || BIOME_DIAG.test(l)) ||

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { compress } from "./compress.js";
 import { detect } from "./detect.js";
 import { lines } from "./hostile.test-helpers.js";
+import { linesAreHonest } from "./lines.js";
 import { narrow } from "./narrow.js";
 
 describe("terminal redraws on hostile lines", () => {
@@ -60,7 +61,8 @@ describe("code scanning on hostile lines", () => {
     const input = `const x = [${"/[".repeat(100_000)}];\n${fn}`;
     const r = compress(input, { hint: "code" });
     expect(r.output).toBe(input);
-    expect(r.reason).toBe("parse_error");
+    // The outline gives up; the line fold then cannot shrink a text that is one huge line.
+    expect(["parse_error", "not_smaller"]).toContain(r.reason);
   });
 
   it("outlines 100,000-deep nested braces without rescanning the stack", async () => {
@@ -123,8 +125,8 @@ describe("grep hits with dashes and digits in file names", () => {
       fns(40_000),
     ]) {
       const r = compress(input);
-      expect(r.output).toBe(input);
-      expect(r.ratio).toBe(0);
+      // Passed through, or folded as lines (the one-line functions): never rewritten.
+      expect(linesAreHonest(input, r.output)).toBe(true);
     }
   });
 

@@ -25,7 +25,14 @@ const RULES: ReadonlyArray<[string, RegExp]> = [
   ["shell", /^#!\/(usr\/)?bin\/(env )?(ba|z)?sh|^\s*(if \[|fi$|then$|done$|esac$|export \w+=)/],
 ];
 
-/** The language most lines point to, when at least a fifth of the code-ish lines agree. */
+/** An import at the top of a file: Python, JavaScript, Java, Rust, Go, C. */
+const IMPORT_HEAD =
+  /^(from [\w.]+ import \w|import [\w.{*]|use [\w:]+|package [\w.]+;?$|#include [<"]|const \w+ = require\()/;
+
+/**
+ * The language most lines point to, when at least a fifth of the code-ish lines agree, or when
+ * the file opens with imports (then the most lines decide which language).
+ */
 export function detectLanguage(lines: readonly string[]): string | undefined {
   // Comment lines say nothing about the language (and doc comments can dominate a file).
   const rows = lines.filter((l) => l.trim() !== "" && !/^\s*(\*|\/\*|\/\/)/.test(l));
@@ -38,7 +45,12 @@ export function detectLanguage(lines: readonly string[]): string | undefined {
     scores.set(lang, n);
     if (!best || n > best[1]) best = [lang, n];
   }
-  if (!best || best[1] < Math.max(3, rows.length * 0.2)) return undefined;
+  if (!best || best[1] < 3) return undefined;
+  // A file that opens with imports is code however much of it is docstrings and comments.
+  let imports = 0;
+  for (const row of rows.slice(0, 40)) if (IMPORT_HEAD.test(row)) imports++;
+  if (imports >= 3) return best[0];
+  if (best[1] < rows.length * 0.2) return undefined;
   // Rust's `let x = ...` lines match the JavaScript rule too; Rust marks (`fn`, `::`, `let mut`)
   // with no `function`, `=>` or `const` anywhere mean Rust.
   if (

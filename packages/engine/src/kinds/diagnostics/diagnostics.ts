@@ -56,7 +56,10 @@ export function compressDiagnostics(text: string, ctx: KindContext): Candidate |
       while (j + 1 < lines.length && !keep[j + 1]) j++;
       const spec = { count: j - i + 1, unit: "line", where: lineSpan(i + 1, j + 1) };
       // A marker that would cost more tokens than its lines (a lone "    ~~~") leaves them verbatim.
-      if (countTokens(formatMarker(spec)) <= countTokens(lines.slice(i, j + 1).join("\n")))
+      // Lines many times the marker's length always cost more: counted only when it is close.
+      const marker = formatMarker(spec);
+      const dropped = lines.slice(i, j + 1).join("\n");
+      if (dropped.length > marker.length * 8 || countTokens(marker) <= countTokens(dropped))
         out.push(formatMarker(ctx.handle ? { ...spec, handle: ctx.handle } : spec));
       else for (let k = i; k <= j; k++) out.push(lines[k]!);
       i = j + 1;

@@ -7,7 +7,9 @@
 //     signal` are one change), and a hunk holding nothing else, header included;
 //   - unchanged context runs over two lines;
 //   - `index`, `---` and `+++` lines under a `diff` line that already names the file;
-//   - bodies of lock, generated and vendored files, as `+added -removed`.
+//   - bodies of lock, generated and vendored files, as `+added -removed`;
+//   - the middle of a big change block (a new file, a rewritten function): its first lines and
+//     its last stay, the rest is counted as added and removed lines.
 // A line is context only when every parent column is blank: in a combined diff ` +` is a change.
 // The marker facts of each folded run are built in diffFacts.ts.
 
@@ -20,6 +22,9 @@ import { compressStat, isStatListing } from "./stat.js";
 const GENERATED =
   /(^|\/)(pnpm-lock\.yaml|package-lock\.json|yarn\.lock|npm-shrinkwrap\.json|Cargo\.lock|poetry\.lock|Pipfile\.lock|composer\.lock|Gemfile\.lock|go\.sum|bun\.lockb?)$|\.min\.(js|css)$|\.map$|(^|\/)(dist|vendor|node_modules)\/|\.snap$|\.generated\.\w+$/;
 const CONTEXT_KEEP = 2;
+/** A change block longer than this keeps its first BIG_BLOCK_HEAD lines and its last. */
+const BIG_BLOCK = 24;
+const BIG_BLOCK_HEAD = 12;
 /** A repeated change is shown this many times; later repeats fold, naming the first. */
 const REPEAT_SHOWN = 1;
 const FILE_LINE = /^(diff --git |diff --cc |diff --combined |diff -\S* |Only in |Binary files )/;
@@ -204,6 +209,14 @@ export function compressDiff(text: string, ctx: KindContext): Candidate | PassRe
       }
     }
     repeatHunks.set(b.hunk, (repeatHunks.get(b.hunk) ?? true) && repeat);
+  }
+  for (const b of blocks) {
+    if (b.to - b.from + 1 <= BIG_BLOCK) continue;
+    for (let i = b.from + BIG_BLOCK_HEAD; i < b.to; i++) {
+      if (!keep[i]) continue;
+      keep[i] = 0;
+      why[i] = role[i] === "add" ? "added line" : "removed line";
+    }
   }
   // A hunk whose every change is a repeat folds whole, header and context included.
   for (let i = 0; i < n; i++) {

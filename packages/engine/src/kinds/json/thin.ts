@@ -29,12 +29,25 @@ function joined(raw: readonly string[], from: number, to: number): string {
 /** Objects with fewer members are never thinned. */
 const MIN_THIN_MEMBERS = 16;
 
-/** A keyed collection (`{"<id>": {...}, ...}`) of redundant records, thinned like an array. */
+/** A key that names an item rather than a field: a version, a path, a scoped name, an id. */
+const ID_KEY = /[\d/@.]/;
+
+/**
+ * A keyed collection thinned like an array: records under ids (`{"<id>": {...}, ...}`), or short
+ * primitives under keys that are ids themselves (`{"7.0.0": "2025-06-24T...", ...}`, a release
+ * time map); an object of named fields is never one.
+ */
 function isThinnableObject(record: Record<string, unknown>): boolean {
   const keys = Object.keys(record);
-  return (
-    keys.length >= MIN_THIN_MEMBERS && isRecord(record[keys[0]!]) && isThinnable(keys.map((k) => record[k]))
-  );
+  if (keys.length < MIN_THIN_MEMBERS) return false;
+  if (!isRecord(record[keys[0]!])) {
+    const first = record[keys[0]!];
+    if (first === null || typeof first === "object") return false;
+    let ids = 0;
+    for (const k of keys) if (ID_KEY.test(k)) ids++;
+    if (ids < keys.length * 0.8) return false;
+  }
+  return isThinnable(keys.map((k) => record[k]));
 }
 
 /** Containers deeper than this are written as they are (recursion guard). */

@@ -1,6 +1,6 @@
 // Stack traces (JavaScript, Python, Java/JVM). Every message line ("Error: ...", "Caused by:",
-// Python's exception line) is kept, with the first frames of each trace and every frame in the
-// application's own code; runs of library and runtime frames (node_modules, node:internal,
+// Python's exception line) is kept, with the first frames of each trace and the first frames of
+// the application's own code in each of its modules (Java package, source file); runs of library and runtime frames (node_modules, node:internal,
 // site-packages, java.*) collapse into a marker that counts them per package, and so do frames
 // that repeat one already shown in the same trace (recursion).
 
@@ -9,7 +9,17 @@ import { libraryOf } from "../../shared/frames.js";
 import type { Candidate, KindContext, PassReason } from "../../types.js";
 
 const FRAME = /^\s+at \S|^\s+File ".*", line \d+|^\tat |^\s+\.\.\. \d+ (more|common frames omitted)$/;
-const FIRST_FRAMES = 3;
+const FIRST_FRAMES = 2;
+/** Application frames kept per module (Java package, source file) in one trace, past the first. */
+const APP_FRAMES_PER_MODULE = 1;
+
+/** The module an application frame runs in: a Java package, or the source file. */
+function moduleOf(line: string): string {
+  const java = /^\s*at ([\w$.]+)\.[\w$<>]+\.[\w$<>]+\(/.exec(line);
+  if (java) return java[1]!;
+  const file = /File "([^"]+)"|\(([^()]+?):\d+(?::\d+)?\)$|^\s*at ([^\s()]+?):\d+(?::\d+)?$/.exec(line);
+  return file ? (file[1] ?? file[2] ?? file[3]!) : "";
+}
 
 /** Compresses stack traces, or says why they cannot shrink. */
 export function compressStacktrace(text: string, ctx: KindContext): Candidate | PassReason {
@@ -18,6 +28,7 @@ export function compressStacktrace(text: string, ctx: KindContext): Candidate | 
   const why: string[] = new Array(lines.length).fill("");
   let frameNo = 0;
   let seen = new Set<string>();
+  let perModule = new Map<string, number>();
   let i = 0;
   while (i < lines.length) {
     const line = lines[i]!;
@@ -25,6 +36,7 @@ export function compressStacktrace(text: string, ctx: KindContext): Candidate | 
       // A message line ("Error: ...", "Caused by: ...") starts a new trace.
       frameNo = 0;
       seen = new Set();
+      perModule = new Map();
       i++;
       continue;
     }
@@ -35,12 +47,21 @@ export function compressStacktrace(text: string, ctx: KindContext): Candidate | 
         end++;
     frameNo++;
     const lib = libraryOf(line);
+    const mod = lib === undefined ? moduleOf(line) : "";
+    const inModule = (perModule.get(mod) ?? 0) + 1;
+    if (lib === undefined) perModule.set(mod, inModule);
+    // Past the first frames, the application's own frames stay for the first few of each module
+    // (where the trace enters it); a long walk through one module folds with its name.
     const reason =
       seen.has(line) && frameNo > 1
         ? "repeated frames"
-        : frameNo > FIRST_FRAMES && lib !== undefined
-          ? lib
-          : "";
+        : frameNo <= FIRST_FRAMES
+          ? ""
+          : lib !== undefined
+            ? lib
+            : mod !== "" && inModule > APP_FRAMES_PER_MODULE
+              ? (mod.split("/").pop() ?? mod)
+              : "";
     seen.add(line);
     if (reason) for (let k = i; k <= end; k++) [keep[k], why[k]] = [0, reason];
     i = end + 1;
