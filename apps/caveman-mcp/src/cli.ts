@@ -10,6 +10,7 @@ import type { SelfCommand } from "./commands/hostFiles.js";
 import { runInstall } from "./commands/install.js";
 import type { Io } from "./commands/io.js";
 import { runProxy } from "./commands/proxy.js";
+import { runStatusLine } from "./commands/statusline.js";
 import { runToolCommand } from "./commands/tools.js";
 import { type Config, loadConfig } from "./config.js";
 import { ConfigError } from "./errors.js";
@@ -54,6 +55,8 @@ async function run(
       return runToolCommand(command, config, io);
     case "stats":
       return runStats(command, config, io);
+    case "statusline":
+      return runStatusLine(config, io, process.stdin);
     case "chips":
       return runChips(command, config, io);
     case "doctor":

@@ -1,0 +1,29 @@
+// Where the binary keeps its savings journal: `<caveman home>/savings.jsonl` (one line per
+// compression and per retrieve, never content; see @caveman/savings). Contract: recording never
+// throws and never delays the caller beyond one small append; the directory is created on the
+// first record (0700), so a command that records nothing creates nothing.
+import { openJournal, type SavingsEntry, type SavingsJournal } from "@caveman/savings";
+import type { Config } from "./config.js";
+import { ensureDir } from "./stores.js";
+
+export function savingsJournal(config: Config): SavingsJournal {
+  return openJournal({ dir: config.hooks.cavemanHome });
+}
+
+/** What the hook, the proxy, the server and the CLI call once per compression or retrieve. */
+export type RecordSaving = (entry: Omit<SavingsEntry, "at"> & { at?: number }) => void;
+
+export function savingsRecorder(config: Config, clock: () => number = Date.now): RecordSaving {
+  let journal: SavingsJournal | undefined;
+  return (entry) => {
+    try {
+      if (!journal) {
+        ensureDir(config.hooks.cavemanHome);
+        journal = savingsJournal(config);
+      }
+      journal.append({ ...entry, at: entry.at ?? clock() });
+    } catch {
+      // A lost journal line must never cost a compression.
+    }
+  };
+}
