@@ -6,8 +6,7 @@ import { runChips, runStats } from "./commands/admin.js";
 import { runDoctor } from "./commands/doctor.js";
 import { runHookCommand } from "./commands/hook.js";
 import { runHostConfig } from "./commands/hostConfig.js";
-import type { SelfCommand } from "./commands/hostFiles.js";
-import { runInstall } from "./commands/install.js";
+import { runInstall, type SelfCommand } from "./commands/install.js";
 import type { Io } from "./commands/io.js";
 import { runProxy } from "./commands/proxy.js";
 import { runStatusLine } from "./commands/statusline.js";
@@ -60,7 +59,7 @@ async function run(
     case "chips":
       return runChips(command, config, io);
     case "doctor":
-      return runDoctor(command, config, io, self());
+      return runDoctor(command, config, io);
     case "hook":
       return runHookCommand(command, config, io, process.stdin);
     case "proxy":

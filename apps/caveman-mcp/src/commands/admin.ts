@@ -8,9 +8,9 @@ import { startOfLocalDay, summarize } from "@caveman/savings";
 import type { Command } from "../args.js";
 import type { Config } from "../config.js";
 import { stderrLogger } from "../logger.js";
+import { savingsJournal } from "../savings.js";
 import { describeStore, openStores } from "../stores.js";
 import { checkTeam } from "../team.js";
-import { savingsJournal } from "../savings.js";
 import { type Io, writeOut } from "./io.js";
 import { renderSavings } from "./savingsView.js";
 

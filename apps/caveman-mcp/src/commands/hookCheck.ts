@@ -1,13 +1,14 @@
-// The hook part of `doctor`: for each host, whether our entries are installed, and — end to end in
-// this process — that the hook compresses a sample with the configured store and prints a shape
-// that host accepts, and that the original comes back from the store byte-exact. Contract: only
-// the sample's original (and, for Gemini, its stand-in) is written, to the configured store.
+// The hook part of `doctor`: end to end in this process, that the hook compresses a sample and
+// prints a shape that host accepts, and that the original comes back from the store byte-exact.
+// Contract: the samples go to a temporary SQLite store (the same driver and binding as the
+// configured one), removed afterwards — the user's real store never gets doctor's entries.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { type CcrStore, originalText } from "@caveman/ccr-store";
 import { claudeCodeShapeProblem, type HookContext, type HookHost, runHook } from "@caveman/hooks";
 import type { Config } from "../config.js";
 import { openHookStore } from "./hook.js";
-import type { SelfCommand } from "./hostFiles.js";
-import { installState } from "./install.js";
 
 export interface Check {
   ok: boolean;
@@ -74,40 +75,32 @@ function verify(host: HookHost, stdout: string, log: string, store: CcrStore): s
   return null;
 }
 
-export function hookChecks(config: Config, self: SelfCommand): Check[] {
+export function hookChecks(config: Config): Check[] {
   const checks: Check[] = [];
   checks.push({
     ok: config.hooks.settingsError === undefined,
     what: "hook settings",
     detail:
       config.hooks.settingsError !== undefined
-        ? `${config.hooks.settingsError}; hooks pass everything until it is fixed`
+        ? `${config.hooks.settingsError}; hooks pass everything until it is fixed; fix: correct or remove ${config.hooks.file}`
         : `${config.hooks.file}${config.hooks.fileFound ? "" : " (absent: defaults)"}; ${config.hooks.settings.enabled ? "on" : "OFF"}, floor ${config.hooks.settings.floorTokens} tokens, budget ${config.hooks.settings.budgetMs} ms`,
   });
   for (const host of ["claude-code", "gemini"] as const) {
-    const state = installState(config, host, self);
-    const installed = state.filter((s) => s.installed).map((s) => s.file);
-    checks.push({
-      ok: true,
-      what: `${host} install`,
-      detail: installed.length
-        ? `registered in ${installed.join(", ")}`
-        : `not installed (caveman-mcp install ${host})`,
-    });
     if (config.store.kind !== "sqlite") {
       // A hook runs in a process of its own: it can only hand the server originals through a file.
       checks.push({
-        ok: installed.length === 0,
+        ok: false,
         what: `${host} hook`,
-        detail: installed.length
-          ? "installed, but the store is in memory (--ephemeral): the hook's originals would die with the hook process; run the server with its SQLite store"
-          : "not run: the store is in memory (--ephemeral), which a hook process cannot share",
+        detail:
+          "not run: the store is in memory (--ephemeral), which a hook process cannot share; fix: run without --ephemeral",
       });
       continue;
     }
     const log = sampleLog();
     let store: CcrStore | undefined;
     const deadline = Date.now() + 10_000;
+    const scratch = mkdtempSync(join(tmpdir(), "caveman-doctor-"));
+    const sampleConfig: Config = { ...config, store: { kind: "sqlite", path: join(scratch, "ccr.db") } };
     try {
       const ctx: HookContext = {
         settings: { ...config.hooks.settings, enabled: true },
@@ -115,7 +108,7 @@ export function hookChecks(config: Config, self: SelfCommand): Check[] {
         clock: Date.now,
         persistRoots: [],
         store: () => {
-          store ??= openHookStore(config, deadline);
+          store ??= openHookStore(sampleConfig, deadline);
           return store;
         },
       };
@@ -143,6 +136,7 @@ export function hookChecks(config: Config, self: SelfCommand): Check[] {
       } catch {
         // Already closed.
       }
+      rmSync(scratch, { recursive: true, force: true });
     }
   }
   return checks;

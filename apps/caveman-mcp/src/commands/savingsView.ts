@@ -16,7 +16,10 @@ const BAR = 24;
 const EIGHTHS = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"];
 
 function bar(value: number, max: number): string {
-  if (value <= 0) return value < 0 ? "-".repeat(Math.min(BAR, Math.max(1, Math.round((-value / Math.max(max, -value)) * BAR)))) : "";
+  if (value <= 0)
+    return value < 0
+      ? "-".repeat(Math.min(BAR, Math.max(1, Math.round((-value / Math.max(max, -value)) * BAR))))
+      : "";
   const eighths = Math.max(1, Math.round((value / max) * BAR * 8));
   return "█".repeat(Math.floor(eighths / 8)) + EIGHTHS[eighths % 8];
 }
@@ -25,7 +28,10 @@ const pct = (w: Pick<WindowSums, "tokensIn" | "saved">) =>
   w.tokensIn > 0 ? `${Math.round((w.saved / w.tokensIn) * 100)}%` : "-";
 
 function row(cells: string[], widths: number[]): string {
-  return cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ").trimEnd();
+  return cells
+    .map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+    .join("  ")
+    .trimEnd();
 }
 
 function table(rows: Array<[string, WindowSums | KindSums]>): string[] {
@@ -50,7 +56,9 @@ function chart(title: string, w: WindowSums): string[] {
   return [
     "",
     `saved per kind, ${title}:`,
-    ...w.kinds.map((k) => `  ${k.kind.padEnd(width)}  ${bar(k.saved, max).padEnd(BAR + 1)} ${tokens(k.saved)}`),
+    ...w.kinds.map(
+      (k) => `  ${k.kind.padEnd(width)}  ${bar(k.saved, max).padEnd(BAR + 1)} ${tokens(k.saved)}`,
+    ),
   ];
 }
 
@@ -67,7 +75,9 @@ export function renderSavings(s: SavingsSummary, journalPath: string): string {
     lines.push("", `  nothing recorded yet in ${journalPath}`);
     return `${lines.join("\n")}\n`;
   }
-  const chartWindow: [string, WindowSums] = s.session ? [`session ${s.session.id.slice(0, 12)}`, s.session] : ["all time", s.all];
+  const chartWindow: [string, WindowSums] = s.session
+    ? [`session ${s.session.id.slice(0, 12)}`, s.session]
+    : ["all time", s.all];
   lines.push(...chart(chartWindow[0], chartWindow[1]));
   if (chartWindow[1] !== s.all) lines.push(...chart("all time", s.all));
   lines.push("", `journal ${journalPath}`);
