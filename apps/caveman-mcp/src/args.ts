@@ -8,6 +8,7 @@ export type Command =
   | { name: "retrieve"; handle: string; query?: string; json: boolean }
   | { name: "stats"; json: boolean; session?: string }
   | { name: "statusline" }
+  | { name: "plugin"; dir: string }
   | { name: "chips"; action: "list" | "show" | "clear"; id?: string; json: boolean }
   | { name: "doctor"; json: boolean }
   | { name: "hook"; host: "claude-code" | "gemini" }
@@ -135,6 +136,13 @@ export function parseArgs(argv: string[]): { command: Command; flags: Flags } {
     case "statusline":
       extra(0);
       return { command: { name: "statusline" }, flags };
+    case "plugin":
+      extra(1);
+      if (!rest[0])
+        throw new ConfigError(
+          "plugin: name the directory to write the marketplace into (caveman-mcp plugin DIR)",
+        );
+      return { command: { name: "plugin", dir: rest[0] }, flags };
     case "doctor":
       extra(0);
       return { command: { name: "doctor", json }, flags };

@@ -6,7 +6,7 @@ import { runChips, runStats } from "./commands/admin.js";
 import { runDoctor } from "./commands/doctor.js";
 import { runHookCommand } from "./commands/hook.js";
 import { runHostConfig } from "./commands/hostConfig.js";
-import { runInstall, type SelfCommand } from "./commands/install.js";
+import { runInstall, runPluginCommand, type SelfCommand } from "./commands/install.js";
 import type { Io } from "./commands/io.js";
 import { runProxy } from "./commands/proxy.js";
 import { runStatusLine } from "./commands/statusline.js";
@@ -69,6 +69,8 @@ async function run(
       return runInstall(command, config, io, self());
     case "config":
       return runHostConfig(command, config, io);
+    case "plugin":
+      return runPluginCommand(command, config, io, self());
   }
 }
 

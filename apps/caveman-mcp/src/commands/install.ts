@@ -12,6 +12,7 @@
 //   retrieve,edit` adds the edit tools.
 // - Other known hosts get the proxy line (nothing is written); an unknown name or a typo is exit 2
 //   with the list and the closest name. Everything else: settingsInstall.ts.
+import { resolve } from "node:path";
 import type { Command } from "../args.js";
 import type { Config } from "../config.js";
 import { DEFAULT_TOOLS, MARKETPLACE, PLUGIN_ID } from "../plugin/layout.js";
@@ -29,7 +30,7 @@ import {
   planInstall,
   planUninstall,
 } from "./settingsInstall.js";
-import { InstallSourceError, serverSourceOf, stageApp } from "./stableCopy.js";
+import { InstallSourceError, serverSourceOf, stageApp, writeMarketplace } from "./stableCopy.js";
 
 type InstallCommand = Extract<Command, { name: "install" | "uninstall" }>;
 
@@ -236,5 +237,37 @@ export async function runInstall(
     throw err;
   }
   await writeOut(io, `${lines.join("\n")}\n`);
+  return 0;
+}
+
+/**
+ * `caveman-mcp plugin DIR`: this build's Claude Code marketplace (server and manifests) in DIR,
+ * for `claude plugin marketplace add DIR` or for a team to host in a repository.
+ */
+export async function runPluginCommand(
+  command: Extract<Command, { name: "plugin" }>,
+  config: Config,
+  io: Io,
+  self: SelfCommand,
+): Promise<number> {
+  const dir = resolve(config.hooks.cwd, command.dir);
+  try {
+    const source = serverSourceOf(self.args[0] ?? "");
+    if (source === null)
+      throw new InstallSourceError(
+        `this caveman-mcp is not a self-contained build; run the npm package's: npx -y caveman-mcp@${VERSION} plugin ${command.dir}`,
+      );
+    writeMarketplace(dir, VERSION, source);
+  } catch (err) {
+    if (err instanceof InstallSourceError) {
+      io.stderr.write(`caveman-mcp: ${err.code}: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+  await writeOut(io, `${dir}\n`);
+  io.stderr.write(
+    `caveman-mcp: the marketplace ${MARKETPLACE} is in ${dir}; add it with: claude plugin marketplace add ${dir} && claude plugin install ${PLUGIN_ID}\n`,
+  );
   return 0;
 }

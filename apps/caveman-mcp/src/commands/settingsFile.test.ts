@@ -14,7 +14,12 @@ describe("commitAll: every file or none", () => {
     const b = join(dir, "b.json");
     mkdirSync(join(b, "child"), { recursive: true });
     const tb = { file: b, real: b, text: "{}\n", mode: 0o600 };
-    expect(() => commitAll([{ target: ta, after: '{"a": 2}\n' }, { target: tb, after: '{"b": 2}\n' }])).toThrow();
+    expect(() =>
+      commitAll([
+        { target: ta, after: '{"a": 2}\n' },
+        { target: tb, after: '{"b": 2}\n' },
+      ]),
+    ).toThrow();
     expect(readFileSync(a, "utf8")).toBe('{"a": 1}\n');
     expect(readdirSync(dir).sort()).toEqual(["a.json", "b.json"]);
   });

@@ -56,14 +56,46 @@ function copyServer(from: string, to: string): void {
   }
 }
 
+/**
+ * Lays out the whole marketplace (manifests and server) at `dir`, staged beside it and renamed
+ * into place; a marketplace already there is replaced whole. Anything else at `dir` is refused.
+ */
+export function writeMarketplace(dir: string, version: string, source: string): void {
+  const parent = dirname(dir);
+  if (
+    existsSync(dir) &&
+    readdirSync(dir).length > 0 &&
+    !existsSync(join(dir, ".claude-plugin", "marketplace.json"))
+  )
+    throw new InstallSourceError(
+      `${dir} exists and is not a caveman-mcp marketplace; name an empty or new directory`,
+    );
+  ensureDir(parent);
+  const stage = join(parent, `.stage-${randomBytes(6).toString("hex")}`);
+  try {
+    copyServer(source, join(stage, SERVER_DIR));
+    for (const f of pluginFiles(version)) {
+      mkdirSync(dirname(join(stage, f.path)), { recursive: true, mode: 0o755 });
+      writeFileSync(join(stage, f.path), f.text, { mode: 0o644 });
+    }
+    if (existsSync(dir)) {
+      const old = join(parent, `.old-${randomBytes(6).toString("hex")}`);
+      renameSync(dir, old);
+      renameSync(stage, dir);
+      rmSync(old, { recursive: true, force: true });
+    } else renameSync(stage, dir);
+  } finally {
+    rmSync(stage, { recursive: true, force: true });
+  }
+}
+
 /** The stable copy of `version`, staged from `source` when it is missing or differs. */
 export function stageApp(options: {
   cavemanHome: string;
   version: string;
   source: string | null;
 }): StagedApp {
-  const appRoot = join(options.cavemanHome, "app");
-  const dir = join(appRoot, options.version);
+  const dir = join(options.cavemanHome, "app", options.version);
   const server = join(dir, SERVER_DIR, SERVER_ENTRY);
   const { source } = options;
   if (source === join(dir, SERVER_DIR)) return { dir, server, fresh: false };
@@ -75,22 +107,6 @@ export function stageApp(options: {
   }
   if (existsSync(server) && digest(server) === digest(join(source, SERVER_ENTRY)))
     return { dir, server, fresh: false };
-  ensureDir(appRoot);
-  const stage = join(appRoot, `.stage-${randomBytes(6).toString("hex")}`);
-  try {
-    copyServer(source, join(stage, SERVER_DIR));
-    for (const f of pluginFiles(options.version)) {
-      mkdirSync(dirname(join(stage, f.path)), { recursive: true, mode: 0o755 });
-      writeFileSync(join(stage, f.path), f.text, { mode: 0o644 });
-    }
-    if (existsSync(dir)) {
-      const old = join(appRoot, `.old-${randomBytes(6).toString("hex")}`);
-      renameSync(dir, old);
-      renameSync(stage, dir);
-      rmSync(old, { recursive: true, force: true });
-    } else renameSync(stage, dir);
-  } finally {
-    rmSync(stage, { recursive: true, force: true });
-  }
+  writeMarketplace(dir, options.version, source);
   return { dir, server, fresh: true };
 }
