@@ -2,7 +2,15 @@
 // (the platform package's bundle, which is what `npx caveman-mcp` runs) and no `claude` on PATH, so
 // Claude Code gets the settings-file install. The plugin route runs in the host tier.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { sandbox } from "./helpers.js";
@@ -41,7 +49,16 @@ describe("install claude-code without Claude Code's plugin commands (user scope)
 
     const first = cli(box, ["install", "claude-code"]);
     expect(first.code, first.stderr).toBe(0);
-    const stable = join(box.env.HOME!, ".caveman", "app", VERSION, "plugins", "caveman-mcp", "server", "cli.mjs");
+    const stable = join(
+      box.env.HOME!,
+      ".caveman",
+      "app",
+      VERSION,
+      "plugins",
+      "caveman-mcp",
+      "server",
+      "cli.mjs",
+    );
     expect(first.stdout).toContain(`stable copy ${join(box.env.HOME!, ".caveman", "app", VERSION)}`);
     const installed = readFileSync(box.settings, "utf8");
     // Neighbours keep their bytes: the user's text is a prefix up to our insertion.
@@ -49,7 +66,11 @@ describe("install claude-code without Claude Code's plugin commands (user scope)
     expect(statSync(box.settings).mode & 0o777).toBe(0o640);
     const server = JSON.parse(readFileSync(box.claudeJson, "utf8")).mcpServers.caveman;
     // The stable copy, never the bundle it was installed from; the retrieve family alone.
-    expect(server).toEqual({ type: "stdio", command: process.execPath, args: [stable, "--tools", "retrieve"] });
+    expect(server).toEqual({
+      type: "stdio",
+      command: process.execPath,
+      args: [stable, "--tools", "retrieve"],
+    });
     expect(JSON.stringify(server)).not.toContain(dirname(BUNDLE));
     expect(cli(box, ["install", "claude-code"]).stdout).toContain(`unchanged ${box.settings}`);
 
@@ -64,7 +85,10 @@ describe("install claude-code without Claude Code's plugin commands (user scope)
     expect(JSON.parse(ran.stdout).hookSpecificOutput.updatedToolOutput.stdout).toContain("card_declined");
 
     // The user edits both files: a permission, another MCP server, projects, a counter.
-    const edited = readFileSync(box.settings, "utf8").replace('"Bash(ls:*)"]', '"Bash(ls:*)", "Bash(git:*)"]');
+    const edited = readFileSync(box.settings, "utf8").replace(
+      '"Bash(ls:*)"]',
+      '"Bash(ls:*)", "Bash(git:*)"]',
+    );
     writeFileSync(box.settings, edited);
     const mcp = readFileSync(box.claudeJson, "utf8")
       .replace('"numStartups": 12', '"numStartups": 13, "projects": {"/p": {"allowedTools": []}}')
@@ -81,7 +105,9 @@ describe("install claude-code without Claude Code's plugin commands (user scope)
 
     const un = cli(box, ["uninstall", "claude-code"]);
     expect(un.code, un.stderr).toBe(0);
-    expect(readFileSync(box.settings, "utf8")).toBe(USER_SETTINGS.replace('"Bash(ls:*)"]', '"Bash(ls:*)", "Bash(git:*)"]'));
+    expect(readFileSync(box.settings, "utf8")).toBe(
+      USER_SETTINGS.replace('"Bash(ls:*)"]', '"Bash(ls:*)", "Bash(git:*)"]'),
+    );
     expect(readFileSync(box.claudeJson, "utf8")).toBe(
       '{"numStartups": 13, "projects": {"/p": {"allowedTools": []}}, "mcpServers": {"other": {"command": "x"}, "github": {"command": "gh-mcp"}}}',
     );
@@ -92,7 +118,8 @@ describe("install claude-code without Claude Code's plugin commands (user scope)
 
   it("a hand-written mcpServers.caveman is the user's: install refuses and changes nothing", () => {
     const box = userBox();
-    const mine = '{"mcpServers": {"caveman": {"command": "npx", "args": ["-y", "caveman-mcp", "--root", "/src/app"]}}}';
+    const mine =
+      '{"mcpServers": {"caveman": {"command": "npx", "args": ["-y", "caveman-mcp", "--root", "/src/app"]}}}';
     writeFileSync(box.claudeJson, mine);
     const r = cli(box, ["install", "claude-code"]);
     expect(r.code).toBe(1);
@@ -106,7 +133,10 @@ describe("install claude-code without Claude Code's plugin commands (user scope)
     const r = cli(box, ["install", "claude-code", "--tools", "retrieve,edit"]);
     expect(r.code, r.stderr).toBe(0);
     const claudeJson = join(box.env.HOME!, ".claude.json");
-    expect(JSON.parse(readFileSync(claudeJson, "utf8")).mcpServers.caveman.args.slice(-2)).toEqual(["--tools", "retrieve,edit"]);
+    expect(JSON.parse(readFileSync(claudeJson, "utf8")).mcpServers.caveman.args.slice(-2)).toEqual([
+      "--tools",
+      "retrieve,edit",
+    ]);
     cli(box, ["uninstall", "claude-code"]);
     expect(existsSync(claudeJson)).toBe(false);
     expect(existsSync(join(box.env.HOME!, ".claude", "settings.json"))).toBe(false);
@@ -167,7 +197,10 @@ describe("install: hosts", () => {
     const file = join(box.env.HOME!, ".gemini", "settings.json");
     const s = JSON.parse(readFileSync(file, "utf8"));
     expect(s.hooks.AfterTool[0].hooks[0].command).toMatch(/\.caveman\/app\/.*\/cli\.mjs hook gemini$/);
-    expect(s.mcpServers.caveman).toMatchObject({ trust: true, args: [expect.any(String), "--tools", "retrieve"] });
+    expect(s.mcpServers.caveman).toMatchObject({
+      trust: true,
+      args: [expect.any(String), "--tools", "retrieve"],
+    });
     cli(box, ["uninstall", "gemini"]);
     expect(existsSync(file)).toBe(false);
   });

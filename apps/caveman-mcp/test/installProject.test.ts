@@ -1,7 +1,15 @@
 // Project-scope installs write files a team commits: only portable commands go in, and a hostile
 // clone cannot use them to write anywhere else.
 import { createHash } from "node:crypto";
-import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { sandbox } from "./helpers.js";
@@ -48,15 +56,21 @@ describe("install --scope project", () => {
   it("a planted link at every target and temp name changes nothing outside the project and fails cleanly", () => {
     const plants: Array<[string, (box: ReturnType<typeof sandbox>, outside: string) => void]> = [
       [".claude -> outside dir", (b, o) => symlinkSync(o, join(b.root, ".claude"))],
-      [".claude/settings.json -> ~/.bashrc", (b) => {
-        mkdirSync(join(b.root, ".claude"));
-        symlinkSync(join(b.env.HOME!, ".bashrc"), join(b.root, ".claude", "settings.json"));
-      }],
+      [
+        ".claude/settings.json -> ~/.bashrc",
+        (b) => {
+          mkdirSync(join(b.root, ".claude"));
+          symlinkSync(join(b.env.HOME!, ".bashrc"), join(b.root, ".claude", "settings.json"));
+        },
+      ],
       [".mcp.json -> outside JSON", (b, o) => symlinkSync(join(o, "victim.json"), join(b.root, ".mcp.json"))],
-      [".gemini/settings.json -> outside JSON", (b, o) => {
-        mkdirSync(join(b.root, ".gemini"));
-        symlinkSync(join(o, "victim.json"), join(b.root, ".gemini", "settings.json"));
-      }],
+      [
+        ".gemini/settings.json -> outside JSON",
+        (b, o) => {
+          mkdirSync(join(b.root, ".gemini"));
+          symlinkSync(join(o, "victim.json"), join(b.root, ".gemini", "settings.json"));
+        },
+      ],
     ];
     for (const [name, plant] of plants) {
       const box = sandbox();

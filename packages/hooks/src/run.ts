@@ -32,7 +32,11 @@ export function runHook(
       return { stdout: "", reason: "input_invalid", handles: [] };
     }
     decision =
-      host === "claude-code" ? claudeCodePostToolUse(event, ctx) : geminiAfterTool(event, ctx, gemini);
+      host === "claude-code"
+        ? claudeCodePostToolUse(event, ctx)
+        : gemini
+          ? geminiAfterTool(event, ctx, gemini)
+          : { pass: "no_gemini_temp_root" };
   } catch (err) {
     return {
       stdout: "",

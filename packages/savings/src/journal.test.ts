@@ -28,7 +28,9 @@ describe("savings journal lines", () => {
   });
 
   it("are bounded whatever the caller passes", () => {
-    const line = encodeEntry(entry({ tool: "x".repeat(100_000), session: "y".repeat(100_000), kind: "z".repeat(5000) }))!;
+    const line = encodeEntry(
+      entry({ tool: "x".repeat(100_000), session: "y".repeat(100_000), kind: "z".repeat(5000) }),
+    )!;
     expect(line.length).toBeLessThan(500);
   });
 

@@ -5,7 +5,13 @@ import { startOfLocalDay, summarize } from "./summary.js";
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 30, 12);
 const H = `ccr_${"a".repeat(32)}`;
-const kept = (at: number, kind: string, tokensIn: number, tokensOut: number, session?: string): SavingsEntry => ({
+const kept = (
+  at: number,
+  kind: string,
+  tokensIn: number,
+  tokensOut: number,
+  session?: string,
+): SavingsEntry => ({
   at,
   event: "kept",
   tool: "Bash",
@@ -44,7 +50,10 @@ describe("summarize", () => {
   it("takes the newest entry's session unless one is named, and a named one may be empty", () => {
     expect(summarize(entries, { dayStart: 0 }).session).toMatchObject({ id: "s2", kept: 2 });
     expect(summarize(entries, { dayStart: 0, session: "old" }).session).toMatchObject({ saved: 4500 });
-    expect(summarize(entries, { dayStart: 0, session: "none" }).session).toMatchObject({ kept: 0, kinds: [] });
+    expect(summarize(entries, { dayStart: 0, session: "none" }).session).toMatchObject({
+      kept: 0,
+      kinds: [],
+    });
     expect(summarize([], { dayStart: 0 }).session).toBeNull();
     const outOfOrder = [...entries.slice(1), entries[0]!];
     expect(summarize(outOfOrder, { dayStart: 0 }).session).toMatchObject({ id: "s2" });

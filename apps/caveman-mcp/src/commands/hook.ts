@@ -5,7 +5,7 @@
 // slow output all end in an empty stdout. The store
 // is SQLite only (a memory store would hand the model a handle that dies with this process), opened
 // only when something is about to be stored, with a busy timeout inside the remaining budget.
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import type { Readable } from "node:stream";
 import type { CcrStore } from "@caveman/ccr-store";
 import { openSqliteStore } from "@caveman/ccr-store/sqlite";
@@ -103,7 +103,8 @@ export async function runHookCommand(
           return store;
         },
       };
-      const run = runHook(command.host, text, ctx);
+      // Gemini's stand-ins go to its project temp directory, the one place its read_file reads unwrapped.
+      const run = runHook(command.host, text, ctx, { tempRoot: join(config.hooks.geminiDir, "tmp") });
       reason = run.reason;
       if (run.stdout !== "" && Date.now() <= deadline) await writeOut(io, run.stdout);
       else if (run.stdout !== "") reason = "deadline";

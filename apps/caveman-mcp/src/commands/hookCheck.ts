@@ -2,7 +2,7 @@
 // prints a shape that host accepts, and that the original comes back from the store byte-exact.
 // Contract: the samples go to a temporary SQLite store (the same driver and binding as the
 // configured one), removed afterwards — the user's real store never gets doctor's entries.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type CcrStore, originalText } from "@caveman/ccr-store";
@@ -26,7 +26,7 @@ function sampleLog(): string {
   return `${lines.join("\n")}\n`;
 }
 
-function sampleEvent(host: HookHost, log: string): string {
+function sampleEvent(host: HookHost, log: string, transcript: string): string {
   return JSON.stringify(
     host === "claude-code"
       ? {
@@ -37,9 +37,14 @@ function sampleEvent(host: HookHost, log: string): string {
         }
       : {
           hook_event_name: "AfterTool",
+          transcript_path: transcript,
           tool_name: "run_shell_command",
           tool_input: { command: "cat /var/log/doctor.log" },
-          tool_response: { llmContent: log, returnDisplay: "" },
+          // As Gemini CLI hands it over: the shell output inside its untrusted wrapper.
+          tool_response: {
+            llmContent: `<untrusted_context>\n${log}\n</untrusted_context>`,
+            returnDisplay: "",
+          },
         },
   );
 }
@@ -55,18 +60,20 @@ function verify(host: HookHost, stdout: string, log: string, store: CcrStore): s
     if (problem) return problem;
     text = (h.updatedToolOutput as { stdout: string }).stdout;
   } else {
-    const tail = h.tailToolCallRequest as
-      | { name?: unknown; args?: { recovery_handle?: unknown } }
-      | undefined;
+    const tail = h.tailToolCallRequest as { name?: unknown; args?: { file_path?: unknown } } | undefined;
     if (
       h.hookEventName !== "AfterTool" ||
-      typeof tail?.name !== "string" ||
-      typeof tail.args?.recovery_handle !== "string"
+      tail?.name !== "read_file" ||
+      typeof tail.args?.file_path !== "string"
     )
-      return "no tailToolCallRequest of caveman_retrieve";
-    const standIn = store.get(tail.args.recovery_handle);
-    if (!standIn) return "the stand-in is not in the store";
-    text = originalText(standIn) ?? "";
+      return "no tailToolCallRequest of read_file";
+    try {
+      text = readFileSync(tail.args.file_path, "utf8");
+    } catch {
+      return "the stand-in file is missing";
+    }
+    if (/recovery_handle[\s\S]*<\/untrusted_context>/.test(text))
+      return "the recovery line is inside the untrusted wrapper";
   }
   if (!text.includes("disk quota exceeded")) return "the error line of the sample is not visible";
   const handle = /recovery_handle "(ccr_[0-9a-f]{32})"/.exec(text)?.[1];
@@ -101,6 +108,9 @@ export function hookChecks(config: Config): Check[] {
     const deadline = Date.now() + 10_000;
     const scratch = mkdtempSync(join(tmpdir(), "caveman-doctor-"));
     const sampleConfig: Config = { ...config, store: { kind: "sqlite", path: join(scratch, "ccr.db") } };
+    // A Gemini project temp directory of its own, like ~/.gemini/tmp/<project>/chats/.
+    const tempRoot = join(scratch, "gemini-tmp");
+    mkdirSync(join(tempRoot, "doctor", "chats"), { recursive: true });
     try {
       const ctx: HookContext = {
         settings: { ...config.hooks.settings, enabled: true },
@@ -112,7 +122,9 @@ export function hookChecks(config: Config): Check[] {
           return store;
         },
       };
-      const run = runHook(host, sampleEvent(host, log), ctx);
+      const run = runHook(host, sampleEvent(host, log, join(tempRoot, "doctor", "chats", "s.jsonl")), ctx, {
+        tempRoot,
+      });
       const problem =
         run.stdout === ""
           ? `the sample passed through (${run.reason})`
