@@ -27,3 +27,22 @@ export function savingsRecorder(config: Config, clock: () => number = Date.now):
     }
   };
 }
+
+/** The server's and the proxy's `onRetrieved`: one `retrieved` line per retrieve. */
+export function retrieveRecorder(
+  config: Config,
+  host: string,
+): (r: { handle: string; kind: string | null; tokens: number }) => void {
+  const record = savingsRecorder(config);
+  return (r) =>
+    record({
+      event: "retrieved",
+      host,
+      tool: "caveman_retrieve",
+      kind: r.kind ?? "unknown",
+      tokensIn: 0,
+      tokensOut: r.tokens,
+      handle: r.handle,
+      ...(config.hooks.hostSession ? { session: config.hooks.hostSession } : {}),
+    });
+}

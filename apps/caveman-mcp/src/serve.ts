@@ -9,6 +9,7 @@ import { createCavemanTools, EnginePool, Session, startServer } from "@caveman/m
 import { applyClientRoots, rootlessEditor, switchableEditor } from "./clientRoots.js";
 import type { Config } from "./config.js";
 import { stderrLogger } from "./logger.js";
+import { retrieveRecorder } from "./savings.js";
 import { describeStore, openEditor, openStores } from "./stores.js";
 import { describeTeam } from "./team.js";
 import { VERSION } from "./version.js";
@@ -53,6 +54,7 @@ export async function serve(config: Config): Promise<number> {
     store: stores.store,
     chips: stores.chips,
     ...(edit ? { editor: edit.editor } : {}),
+    onRetrieved: retrieveRecorder(config, "mcp"),
   });
 
   process.on("uncaughtException", (err) => {

@@ -9,6 +9,7 @@ import { createCavemanTools, Session, spawnWrapped, startProxy, ToolRegistry } f
 import type { Command } from "../args.js";
 import type { Config } from "../config.js";
 import { stderrLogger } from "../logger.js";
+import { retrieveRecorder } from "../savings.js";
 import { openCcr } from "../stores.js";
 
 const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
@@ -22,7 +23,13 @@ export async function runProxy(
     logger.warn(`${config.hooks.settingsError}; the proxy passes every result through unchanged`);
   const { ccr, store } = openCcr(config, logger);
   const registry = new ToolRegistry({
-    tools: createCavemanTools({ families: ["retrieve"], session: new Session(), ccr, store }),
+    tools: createCavemanTools({
+      families: ["retrieve"],
+      session: new Session(),
+      ccr,
+      store,
+      onRetrieved: retrieveRecorder(config, "proxy"),
+    }),
     logger,
     maxResultBytes: config.maxResultBytes,
   });

@@ -11,7 +11,7 @@ import { batchTool } from "./batch.js";
 import { compressTool, type StoreInfo, statsTool } from "./compression.js";
 import { editTools } from "./edit.js";
 import { insertChipTool } from "./insertChip.js";
-import { retrieveTool } from "./retrieve.js";
+import { type Retrieved, retrieveTool } from "./retrieve.js";
 import { toonDecodeTool, toonEncodeTool } from "./toon.js";
 
 export interface CavemanToolsOptions {
@@ -25,6 +25,8 @@ export interface CavemanToolsOptions {
   /** Needed by the edit family. */
   editor?: Editor;
   chips?: ChipStore;
+  /** Told of each retrieve's size (the app's savings journal nets retrieves out). */
+  onRetrieved?: (r: Retrieved) => void;
 }
 
 export function createCavemanTools(options: CavemanToolsOptions): ToolSpec[] {
@@ -37,6 +39,7 @@ export function createCavemanTools(options: CavemanToolsOptions): ToolSpec[] {
       session: options.session,
       store: options.store ?? { backend: "memory" as const },
       engine: options.engine ?? inlineEngine(),
+      ...(options.onRetrieved ? { onRetrieved: options.onRetrieved } : {}),
     };
     // The retrieve family is a subset of the compress family, so naming both registers each tool once.
     if (compressing)
@@ -57,4 +60,4 @@ export function createCavemanTools(options: CavemanToolsOptions): ToolSpec[] {
   return tools;
 }
 
-export type { StoreInfo };
+export type { Retrieved, StoreInfo };

@@ -22,10 +22,20 @@ import type { Engine } from "../work/engine.js";
 import { outputOf } from "../work/jobs.js";
 import { countTokensWithin } from "../work/tokens.js";
 
+/** What one retrieve gave the model, for a savings journal (the app's; nothing here keeps it). */
+export interface Retrieved {
+  handle: string;
+  kind: string | null;
+  /** o200k tokens of what was returned. */
+  tokens: number;
+}
+
 export interface RetrieveDeps {
   ccr: AnyCcrStore;
   session: Session;
   engine: Engine;
+  /** Called once per retrieve that returned the original or a view (not for a repeat's pointer); must not throw. */
+  onRetrieved?: (r: Retrieved) => void;
 }
 
 async function load(
@@ -99,6 +109,7 @@ export function retrieveTool(deps: RetrieveDeps): ToolSpec {
       }
       tokens ??= (await countTokensWithin(deps.engine, output, ctx.signal)).tokens;
       deps.session.recordRetrieve(handle, q, full, tokens, computeHandle(output));
+      deps.onRetrieved?.({ handle, kind, tokens });
       return { text: output, notes: note ? [note] : [], uncapped: true };
     },
   });
