@@ -37,7 +37,11 @@ try {
     const { tools: list } = await client.listTools();
     const instructions = client.getInstructions() ?? "";
     await client.close();
-    const schemas = list.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
+    const schemas = list.map((t) => ({
+      name: t.name,
+      description: t.description,
+      input_schema: t.inputSchema,
+    }));
     const schemaTokens = countTokens(JSON.stringify(schemas));
     rows.push({
       tools,

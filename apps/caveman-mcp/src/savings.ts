@@ -11,9 +11,9 @@ export function savingsJournal(config: Config): SavingsJournal {
 }
 
 /** What the hook, the proxy, the server and the CLI call once per compression or retrieve. */
-export type RecordSaving = (entry: Omit<SavingsEntry, "at"> & { at?: number }) => void;
+type RecordSaving = (entry: Omit<SavingsEntry, "at"> & { at?: number }) => void;
 
-export function savingsRecorder(config: Config, clock: () => number = Date.now): RecordSaving {
+function savingsRecorder(config: Config, clock: () => number = Date.now): RecordSaving {
   let journal: SavingsJournal | undefined;
   return (entry) => {
     try {

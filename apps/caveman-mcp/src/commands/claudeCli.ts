@@ -6,7 +6,7 @@
 import { spawnSync } from "node:child_process";
 import type { Environment } from "../config/env.js";
 
-export interface CliRun {
+interface CliRun {
   ok: boolean;
   /** The command as a person would type it. */
   line: string;

@@ -45,11 +45,11 @@ export function npxLaunch(version: string): Launch {
 }
 
 /** A POSIX shell word for `s` (hook commands run through the shell). */
-export function shellWord(s: string): string {
+function shellWord(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`;
 }
 
-export function commandLine(launch: Launch, ...rest: string[]): string {
+function commandLine(launch: Launch, ...rest: string[]): string {
   return [launch.command, ...launch.args, ...rest].map(shellWord).join(" ");
 }
 

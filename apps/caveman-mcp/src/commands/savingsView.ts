@@ -4,7 +4,7 @@
 // negative saving (more retrieved than saved) shows as a `-` run instead of a bar.
 import type { KindSums, SavingsSummary, WindowSums } from "@caveman/savings";
 
-export function tokens(n: number): string {
+function tokens(n: number): string {
   const a = Math.abs(n);
   const sign = n < 0 ? "-" : "";
   if (a < 1000) return `${n}`;

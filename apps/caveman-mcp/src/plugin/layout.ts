@@ -7,7 +7,7 @@
 
 /** The marketplace's name and the plugin's: `claude plugin install caveman-mcp@caveman-mcp`. */
 export const MARKETPLACE = "caveman-mcp";
-export const PLUGIN = "caveman-mcp";
+const PLUGIN = "caveman-mcp";
 export const PLUGIN_ID = `${PLUGIN}@${MARKETPLACE}`;
 /** Where the plugin sits inside the marketplace directory, and its server inside the plugin. */
 export const PLUGIN_DIR = `plugins/${PLUGIN}`;
