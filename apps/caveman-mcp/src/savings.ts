@@ -2,6 +2,7 @@
 // compression and per retrieve, never content; see @caveman/savings). Contract: recording never
 // throws and never delays the caller beyond one small append; the directory is created on the
 // first record (0700), so a command that records nothing creates nothing.
+import type { Kept } from "@caveman/keep";
 import { openJournal, type SavingsEntry, type SavingsJournal } from "@caveman/savings";
 import type { Config } from "./config.js";
 import { ensureDir } from "./stores.js";
@@ -13,7 +14,7 @@ export function savingsJournal(config: Config): SavingsJournal {
 /** What the hook, the proxy, the server and the CLI call once per compression or retrieve. */
 type RecordSaving = (entry: Omit<SavingsEntry, "at"> & { at?: number }) => void;
 
-function savingsRecorder(config: Config, clock: () => number = Date.now): RecordSaving {
+export function savingsRecorder(config: Config, clock: () => number = Date.now): RecordSaving {
   let journal: SavingsJournal | undefined;
   return (entry) => {
     try {
@@ -44,5 +45,25 @@ export function retrieveRecorder(
       tokensOut: r.tokens,
       handle: r.handle,
       ...(config.hooks.hostSession ? { session: config.hooks.hostSession } : {}),
+    });
+}
+
+/** keep's `onKept` for one caller: one `kept` line per stand-in, with its tool's name. */
+export function keptRecorder(
+  config: Config,
+  host: string,
+  session: string | undefined = config.hooks.hostSession,
+): (tool: string) => (k: Kept) => void {
+  const record = savingsRecorder(config);
+  return (tool) => (k) =>
+    record({
+      event: "kept",
+      host,
+      tool,
+      kind: k.kind,
+      tokensIn: k.tokensIn,
+      tokensOut: k.tokensOut,
+      handle: k.handle,
+      ...(session ? { session } : {}),
     });
 }

@@ -9,7 +9,7 @@ import { createCavemanTools, EnginePool, Session, startServer } from "@caveman/m
 import { applyClientRoots, rootlessEditor, switchableEditor } from "./clientRoots.js";
 import type { Config } from "./config.js";
 import { stderrLogger } from "./logger.js";
-import { retrieveRecorder } from "./savings.js";
+import { keptRecorder, retrieveRecorder } from "./savings.js";
 import { describeStore, openEditor, openStores } from "./stores.js";
 import { describeTeam } from "./team.js";
 import { VERSION } from "./version.js";
@@ -55,6 +55,7 @@ export async function serve(config: Config): Promise<number> {
     chips: stores.chips,
     ...(edit ? { editor: edit.editor } : {}),
     onRetrieved: retrieveRecorder(config, "mcp"),
+    onKept: keptRecorder(config, "mcp")("caveman_compress"),
   });
 
   process.on("uncaughtException", (err) => {

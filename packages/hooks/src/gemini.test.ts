@@ -27,7 +27,10 @@ const shell = (g: ReturnType<typeof gemini>, command: string, llmContent: unknow
   tool_response: { llmContent, returnDisplay: "", ...(error ? { error } : {}) },
 });
 
-function tail(out: ReturnType<typeof geminiAfterTool>): { name: string; args: { file_path: string } } {
+function tail(out: Awaited<ReturnType<typeof geminiAfterTool>>): {
+  name: string;
+  args: { file_path: string };
+} {
   if ("pass" in out) throw new Error(out.pass);
   return (
     out.output.hookSpecificOutput as { tailToolCallRequest: { name: string; args: { file_path: string } } }
@@ -35,29 +38,33 @@ function tail(out: ReturnType<typeof geminiAfterTool>): { name: string; args: { 
 }
 
 describe("Gemini CLI AfterTool", () => {
-  it("asks for read_file of a stand-in whose recovery line sits outside the untrusted wrapper, exactly once", () => {
+  it("asks for read_file of a stand-in whose recovery line sits outside the untrusted wrapper, exactly once", async () => {
     const g = gemini();
     const c = ctx();
-    const out = geminiAfterTool(shell(g, "pytest", wrap(failingPytest())), c, { tempRoot: g.tempRoot });
+    const out = await geminiAfterTool(shell(g, "pytest", wrap(failingPytest())), c, { tempRoot: g.tempRoot });
     const t = tail(out);
     expect(t.name).toBe("read_file");
     expect(t.args.file_path.startsWith(join(g.project, "caveman"))).toBe(true);
     const standIn = readFileSync(t.args.file_path, "utf8");
-    expect(standIn.startsWith("<untrusted_context>\nOutput: ")).toBe(true);
+    const [header, ...rest] = standIn.split("\n");
+    expect(header).toMatch(
+      /^\[caveman: [a-z]+ compressed, .*caveman_retrieve recovery_handle "ccr_[0-9a-f]{32}"/,
+    );
+    const wrapped = rest.join("\n");
+    expect(wrapped.startsWith("<untrusted_context>\nOutput: ")).toBe(true);
+    expect(wrapped.endsWith("\n</untrusted_context>\n")).toBe(true);
     expect(standIn.match(/<untrusted_context>/g)).toHaveLength(1);
-    const [inside, after] = standIn.split("\n</untrusted_context>\n");
-    expect(inside).toContain("E       assert 100 == 70");
-    expect(inside).not.toContain("recovery_handle");
-    expect(after).toMatch(/^\[caveman: .*call caveman_retrieve with recovery_handle "ccr_[0-9a-f]{32}"/);
+    expect(wrapped).toContain("E       assert 100 == 70");
+    expect(wrapped).not.toContain("recovery_handle");
     // The original kept is the tool's own output, without Gemini's wrapper.
-    const handle = /recovery_handle "(ccr_[0-9a-f]{32})"/.exec(after!)![1]!;
+    const handle = /recovery_handle "(ccr_[0-9a-f]{32})"/.exec(header!)![1]!;
     expect(originalText(c.ccr.get(handle)!)).toBe(`Output: ${failingPytest()}\nProcess Group PGID: 81`);
   });
 
-  it("reads Gemini text parts, read_file of data and MCP tools; passes its own stand-in on the tail call", () => {
+  it("reads Gemini text parts, read_file of data and MCP tools; passes its own stand-in on the tail call", async () => {
     const g = gemini();
     const opts = { tempRoot: g.tempRoot };
-    expect(tail(geminiAfterTool(shell(g, "cat app.log", [{ text: bigLog() }]), ctx(), opts)).name).toBe(
+    expect(tail(await geminiAfterTool(shell(g, "cat app.log", [{ text: bigLog() }]), ctx(), opts)).name).toBe(
       "read_file",
     );
     const read = {
@@ -66,22 +73,22 @@ describe("Gemini CLI AfterTool", () => {
       tool_input: { absolute_path: "/w/d.json" },
       tool_response: { llmContent: bigJson() },
     };
-    const t = tail(geminiAfterTool(read, ctx(), opts));
+    const t = tail(await geminiAfterTool(read, ctx(), opts));
     const mcp = {
       transcript_path: g.transcript,
       tool_name: "mcp_logs_tail",
       tool_response: { llmContent: bigLog() },
     };
-    expect("output" in geminiAfterTool(mcp, ctx(), opts)).toBe(true);
+    expect("output" in (await geminiAfterTool(mcp, ctx(), opts))).toBe(true);
     const again = {
       ...read,
       tool_input: { file_path: t.args.file_path },
       tool_response: { llmContent: bigLog() },
     };
-    expect(geminiAfterTool(again, ctx(), opts)).toEqual({ pass: "own_stand_in" });
+    expect(await geminiAfterTool(again, ctx(), opts)).toEqual({ pass: "own_stand_in" });
   });
 
-  it("passes without a transcript inside Gemini's temp root, and when the stand-in cannot be written", () => {
+  it("passes without a transcript inside Gemini's temp root, and when the stand-in cannot be written", async () => {
     const g = gemini();
     const c = ctx();
     const opts = { tempRoot: g.tempRoot };
@@ -92,7 +99,7 @@ describe("Gemini CLI AfterTool", () => {
       join(g.project, "x.jsonl"),
     ])
       expect(
-        geminiAfterTool({ ...shell(g, "cat a.log", bigLog()), transcript_path: transcript }, c, opts),
+        await geminiAfterTool({ ...shell(g, "cat a.log", bigLog()), transcript_path: transcript }, c, opts),
       ).toEqual({
         pass: "no_project_temp_dir",
       });
@@ -100,22 +107,22 @@ describe("Gemini CLI AfterTool", () => {
     const outside = tempDir();
     symlinkSync(outside, join(g.project, "caveman"));
     writeFileSync(join(outside, "keep"), "x");
-    expect(geminiAfterTool(shell(g, "cat a.log", bigLog()), c, opts)).toEqual({
+    expect(await geminiAfterTool(shell(g, "cat a.log", bigLog()), c, opts)).toEqual({
       pass: "stand_in_unwritable",
     });
     expect(readdirSync(outside)).toEqual(["keep"]);
     expect(projectTempDir(g.transcript, g.tempRoot)).toBe(g.project);
   });
 
-  it("passes errors, our own tools, unknown tools, raw requests and bad input", () => {
+  it("passes errors, our own tools, unknown tools, raw requests and bad input", async () => {
     const g = gemini();
     const c = ctx();
     const opts = { tempRoot: g.tempRoot };
-    expect(geminiAfterTool(shell(g, "cat a.log", bigLog(), { message: "boom" }), c, opts)).toEqual({
+    expect(await geminiAfterTool(shell(g, "cat a.log", bigLog(), { message: "boom" }), c, opts)).toEqual({
       pass: "unexpected_shape",
     });
     expect(
-      geminiAfterTool(
+      await geminiAfterTool(
         {
           transcript_path: g.transcript,
           tool_name: "mcp_caveman_caveman_retrieve",
@@ -126,19 +133,19 @@ describe("Gemini CLI AfterTool", () => {
       ),
     ).toEqual({ pass: "own_tool" });
     expect(
-      geminiAfterTool(
+      await geminiAfterTool(
         { transcript_path: g.transcript, tool_name: "web_fetch", tool_response: { llmContent: bigLog() } },
         c,
         opts,
       ),
     ).toEqual({ pass: "unknown_tool" });
-    expect(geminiAfterTool(shell(g, "cat a.log # caveman:raw", bigLog()), c, opts)).toEqual({
+    expect(await geminiAfterTool(shell(g, "cat a.log # caveman:raw", bigLog()), c, opts)).toEqual({
       pass: "raw_requested",
     });
-    expect(geminiAfterTool({ tool_name: "x", hook_event_name: "BeforeTool" }, c, opts)).toEqual({
+    expect(await geminiAfterTool({ tool_name: "x", hook_event_name: "BeforeTool" }, c, opts)).toEqual({
       pass: "wrong_event",
     });
-    expect(geminiAfterTool("nope", c, opts)).toEqual({ pass: "input_invalid" });
+    expect(await geminiAfterTool("nope", c, opts)).toEqual({ pass: "input_invalid" });
     expect(c.ccr.stats().entries).toBe(0);
   });
 });

@@ -10,11 +10,12 @@
 //   so the recovery line the model must follow sat inside two untrusted blocks.
 // - `read_file` results are not wrapped, and it may read the project's temp directory
 //   (`~/.gemini/tmp/<project>/`, the parent of the `chats/` folder that `transcript_path` names).
-// So the stand-in is written there and the tail call is `read_file` of it. The stand-in keeps the
-// tool's data inside the same `<untrusted_context>` wrapper the tool had (it is still untrusted
-// data), and our recovery line follows it, outside: the model reads our text once, unwrapped. The
-// original kept in the store is the unwrapped output. The tail call's own AfterTool reads our
-// file, which this hook passes. Without a usable `transcript_path` the original passes unchanged.
+// So the stand-in is written there and the tail call is `read_file` of it. The stand-in's header
+// line (the way back, from @caveman/keep) comes first and outside; the tool's data follows inside
+// the same `<untrusted_context>` wrapper the tool had (it is still untrusted data): the model reads
+// our text once, unwrapped. The original kept in the store is the unwrapped output. The tail
+// call's own AfterTool reads our file, which this hook passes. Without a usable `transcript_path`
+// the original passes unchanged.
 import { randomBytes } from "node:crypto";
 import {
   closeSync,
@@ -102,7 +103,11 @@ function writeWhole(dir: string, name: string, text: string): boolean {
 }
 
 /** Decide what Gemini CLI's AfterTool hook prints for this stdin object. Never throws on odd input. */
-export function geminiAfterTool(event: unknown, ctx: HookContext, options: GeminiOptions): HookDecision {
+export async function geminiAfterTool(
+  event: unknown,
+  ctx: HookContext,
+  options: GeminiOptions,
+): Promise<HookDecision> {
   const opened = openEvent(event, "AfterTool", ctx.settings);
   if ("pass" in opened) return opened;
   const { toolName, input } = opened;
@@ -137,17 +142,18 @@ export function geminiAfterTool(event: unknown, ctx: HookContext, options: Gemin
   }
   const wrapped = raw.startsWith(OPEN) && raw.endsWith(CLOSE);
   const text = wrapped ? raw.slice(OPEN.length, -CLOSE.length) : raw;
-  const r = shrink({ text, ...(hint ? { hint } : {}), producer, source }, ctx);
+  const r = await shrink({ text, ...(hint ? { hint } : {}), producer, source }, ctx);
   if ("pass" in r) return r;
-  // The recovery line closes the stand-in: the data goes back in its wrapper, our line after it.
-  const cut = r.text.lastIndexOf("\n[caveman: ");
-  const body = cut >= 0 ? r.text.slice(0, cut) : r.text;
-  const line = cut >= 0 ? r.text.slice(cut + 1) : "";
-  const standIn = wrapped ? `${OPEN}${body}${CLOSE}\n${line}\n` : `${r.text}\n`;
+  // A stand-in is its header line, then the body: the header stays out, the body goes back in
+  // the wrapper it came in.
+  const cut = r.text.indexOf("\n");
+  const header = cut >= 0 ? r.text.slice(0, cut) : r.text;
+  const body = cut >= 0 ? r.text.slice(cut + 1) : "";
+  const standIn = wrapped ? `${header}\n${OPEN}${body.replace(/\n$/, "")}${CLOSE}\n` : `${r.text}\n`;
   const dir = join(project, STAND_INS);
   const name = `${r.handle}.txt`;
   if (!writeWhole(dir, name, standIn)) return { pass: "stand_in_unwritable" };
-  if (ctx.clock() > ctx.deadline) return { pass: "deadline" };
+  if (ctx.expired()) return { pass: "deadline" };
   return {
     output: {
       hookSpecificOutput: {

@@ -17,12 +17,12 @@ export interface HookRun {
   handles: string[];
 }
 
-export function runHook(
+export async function runHook(
   host: HookHost,
   stdinText: string,
   ctx: HookContext,
   gemini?: GeminiOptions,
-): HookRun {
+): Promise<HookRun> {
   let decision: HookDecision;
   try {
     let event: unknown;
@@ -33,9 +33,9 @@ export function runHook(
     }
     decision =
       host === "claude-code"
-        ? claudeCodePostToolUse(event, ctx)
+        ? await claudeCodePostToolUse(event, ctx)
         : gemini
-          ? geminiAfterTool(event, ctx, gemini)
+          ? await geminiAfterTool(event, ctx, gemini)
           : { pass: "no_gemini_temp_root" };
   } catch (err) {
     return {

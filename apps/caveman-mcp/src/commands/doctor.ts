@@ -76,7 +76,7 @@ export async function runDoctor(
       });
     }
   }
-  checks.push(...installChecks(config), ...hookChecks(config));
+  checks.push(...installChecks(config), ...(await hookChecks(config)));
   const effective = {
     version: VERSION,
     roots: config.roots,

@@ -7,8 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type CcrStore, originalText } from "@caveman/ccr-store";
 import { claudeCodeShapeProblem, type HookContext, type HookHost, runHook } from "@caveman/hooks";
+import { parseKeptHeader } from "@caveman/keep";
 import type { Config } from "../config.js";
-import { openHookStore } from "./hook.js";
+import { hookContext, openHookStore } from "./hook.js";
 
 export interface Check {
   ok: boolean;
@@ -76,13 +77,13 @@ function verify(host: HookHost, stdout: string, log: string, store: CcrStore): s
       return "the recovery line is inside the untrusted wrapper";
   }
   if (!text.includes("disk quota exceeded")) return "the error line of the sample is not visible";
-  const handle = /recovery_handle "(ccr_[0-9a-f]{32})"/.exec(text)?.[1];
+  const handle = parseKeptHeader(text.split("\n")[0] ?? "")?.handle;
   const rec = handle ? store.get(handle) : null;
   if (!rec || originalText(rec) !== log) return "the original does not come back from the store byte-exact";
   return null;
 }
 
-export function hookChecks(config: Config): Check[] {
+export async function hookChecks(config: Config): Promise<Check[]> {
   const checks: Check[] = [];
   checks.push({
     ok: config.hooks.settingsError === undefined,
@@ -112,23 +113,28 @@ export function hookChecks(config: Config): Check[] {
     const tempRoot = join(scratch, "gemini-tmp");
     mkdirSync(join(tempRoot, "doctor", "chats"), { recursive: true });
     try {
-      const ctx: HookContext = {
-        settings: { ...config.hooks.settings, enabled: true },
-        deadline,
-        clock: Date.now,
-        persistRoots: [],
-        store: () => {
-          store ??= openHookStore(sampleConfig, deadline);
-          return store;
-        },
+      const open = () => {
+        store ??= openHookStore(sampleConfig, deadline);
+        return store;
       };
-      const run = runHook(host, sampleEvent(host, log, join(tempRoot, "doctor", "chats", "s.jsonl")), ctx, {
-        tempRoot,
-      });
+      // No journal: doctor's samples are not savings.
+      const ctx: HookContext = {
+        ...hookContext(sampleConfig, deadline, open),
+        settings: { ...config.hooks.settings, enabled: true },
+        persistRoots: [],
+      };
+      const run = await runHook(
+        host,
+        sampleEvent(host, log, join(tempRoot, "doctor", "chats", "s.jsonl")),
+        ctx,
+        {
+          tempRoot,
+        },
+      );
       const problem =
         run.stdout === ""
           ? `the sample passed through (${run.reason})`
-          : verify(host, run.stdout, log, ctx.store());
+          : verify(host, run.stdout, log, open());
       checks.push({
         ok: problem === null,
         what: `${host} hook`,
