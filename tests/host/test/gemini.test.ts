@@ -2,8 +2,8 @@
 // package) against a scripted Gemini API on loopback (`GOOGLE_GEMINI_BASE_URL`), with caveman-mcp
 // installed the user's way (`caveman-mcp install gemini` in a throwaway HOME). The model runs
 // `cat app.log`; the hook compresses it and asks for a tail call of `read_file` on its stand-in.
-// Asserted on the next request the model got: our recovery line reaches it exactly once, outside
-// every `<untrusted_context>` wrapper (Gemini's system prompt tells the model to ignore directives
+// Asserted on the next request the model got: our header line (the way back) reaches it exactly
+// once, first and outside every `<untrusted_context>` wrapper (Gemini's system prompt tells the model to ignore directives
 // inside those), the log's data still inside one, and the handle gives back the original.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -142,9 +142,13 @@ describe("Gemini CLI 0.61.0 with caveman-mcp installed", () => {
       expect(text.length).toBeLessThan(log.length / 10);
       const recovery = text.match(/\[caveman: [^\n]*recovery_handle "(ccr_[0-9a-f]{32})"[^\n]*\]/g) ?? [];
       expect(recovery, "our recovery line, once").toHaveLength(1);
-      const close = text.lastIndexOf("</untrusted_context>");
+      // The header line (the way back) comes first, outside; the data follows in one wrapper.
       expect(text.match(/<untrusted_context>/g), "one wrapper, around the data").toHaveLength(1);
-      expect(text.indexOf(recovery[0]!), "the recovery line follows the wrapper").toBeGreaterThan(close);
+      expect(
+        text.startsWith(`${recovery[0]}\n<untrusted_context>\n`),
+        "the header line precedes the wrapper",
+      ).toBe(true);
+      expect(text.trimEnd().endsWith("</untrusted_context>")).toBe(true);
 
       const handle = /recovery_handle "(ccr_[0-9a-f]{32})"/.exec(recovery[0]!)![1]!;
       const back = spawnSync(process.execPath, [BUNDLE, "retrieve", handle], {

@@ -18,6 +18,7 @@ const PLUGIN = join(MARKETPLACE, "plugins", "caveman-mcp");
 /** The plugin's own server: a self-contained build, as `npx caveman-mcp` would run it. */
 const BUNDLE = join(PLUGIN, "server", "cli.mjs");
 const HANDLE = /ccr_[0-9a-f]{32}/;
+const RETRIEVE = "mcp__plugin_caveman-mcp_caveman__caveman_retrieve";
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {
@@ -41,6 +42,17 @@ describe.skipIf(skip !== undefined)("the Claude Code plugin in the real CLI", ()
     symlinkSync(claude.path, join(bin, "claude"));
     const fake = await startFakeModel([
       () => [{ type: "tool_use", name: "Bash", input: { command: "cat app.log" } }],
+      // The plugin's server, as Claude Code names it: retrieve the failing line by the handle given.
+      (results) => [
+        {
+          type: "tool_use",
+          name: RETRIEVE,
+          input: {
+            recovery_handle: HANDLE.exec(results.get("t0_0")?.text ?? "")?.[0] ?? "none",
+            query: "card_declined",
+          },
+        },
+      ],
       () => [{ type: "text", text: "done" }],
     ]);
     try {
@@ -93,7 +105,7 @@ describe.skipIf(skip !== undefined)("the Claude Code plugin in the real CLI", ()
         env,
       });
       expect(session.code, session.stderr.slice(-2000)).toBe(0);
-      const got = [...fake.results().values()][0];
+      const [got, retrieved] = [...fake.results().values()];
       expect(got?.text, "the Bash result").toMatch(HANDLE);
       expect(got?.text).toContain("card_declined");
       expect(got?.text.length).toBeLessThan(log.length / 10);
@@ -105,7 +117,8 @@ describe.skipIf(skip !== undefined)("the Claude Code plugin in the real CLI", ()
       console.log(`[host] caveman-mcp stats:\n${stats.out}`);
       expect(stats.code).toBe(0);
       expect(stats.out).toMatch(/saved per kind, session .*:\n\s+log\s+█+/);
-      expect(stats.out).toMatch(/today\s+1\s+\S+k/);
+      // One compression kept, one retrieve netted out of it.
+      expect(stats.out).toMatch(/today\s+1\s+\S+k\s+\d+\s+\d+ \(1\)/);
 
       const un = run(process.execPath, [BUNDLE, "uninstall", "claude-code"]);
       expect(un.code, un.out).toBe(0);
