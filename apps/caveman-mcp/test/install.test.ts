@@ -114,6 +114,8 @@ describe("install claude-code without Claude Code's plugin commands (user scope)
     // Backups were kept for recovery by hand, and none was restored over the user's edits.
     const backups = join(box.env.HOME!, ".caveman", "backups");
     expect(readdirSync(backups).length).toBe(2);
+    // The stable copy went with the last install that used it.
+    expect(existsSync(join(box.env.HOME!, ".caveman", "app"))).toBe(false);
   });
 
   it("a hand-written mcpServers.caveman is the user's: install refuses and changes nothing", () => {

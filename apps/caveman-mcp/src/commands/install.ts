@@ -30,7 +30,13 @@ import {
   planInstall,
   planUninstall,
 } from "./settingsInstall.js";
-import { InstallSourceError, serverSourceOf, stageApp, writeMarketplace } from "./stableCopy.js";
+import {
+  InstallSourceError,
+  pruneStableCopies,
+  serverSourceOf,
+  stageApp,
+  writeMarketplace,
+} from "./stableCopy.js";
 
 type InstallCommand = Extract<Command, { name: "install" | "uninstall" }>;
 
@@ -218,6 +224,7 @@ export async function runInstall(
   try {
     const plugin = host === "claude-code" && command.scope === "user" && !command.command;
     lines = (plugin ? viaPlugin(command, config, self) : null) ?? viaSettings(command, config, self, host);
+    if (command.name === "uninstall" && !command.dryRun) lines.push(...pruneStableCopies(config.hooks));
   } catch (err) {
     if (
       err instanceof SettingsFileError ||

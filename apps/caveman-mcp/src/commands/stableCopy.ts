@@ -20,6 +20,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
+import type { HooksConfig } from "../config.js";
 import { pluginFiles, SERVER_DIR, SERVER_ENTRY } from "../plugin/layout.js";
 import { ensureDir } from "../stores.js";
 
@@ -109,4 +110,26 @@ export function stageApp(options: {
     return { dir, server, fresh: false };
   writeMarketplace(dir, options.version, source);
   return { dir, server, fresh: true };
+}
+
+/**
+ * After an uninstall: the stable copies go too once nothing names them any more — no install
+ * record (settings entries of either host) and no Claude Code settings file (the plugin's
+ * marketplace) mentions `<caveman home>/app/`.
+ */
+export function pruneStableCopies(hooks: HooksConfig): string[] {
+  const app = join(hooks.cavemanHome, "app");
+  if (!existsSync(app)) return [];
+  const mentions = (file: string) => {
+    try {
+      return readFileSync(file, "utf8").includes(app);
+    } catch {
+      return false;
+    }
+  };
+  const records = join(hooks.cavemanHome, "installs");
+  const recordFiles = existsSync(records) ? readdirSync(records).map((n) => join(records, n)) : [];
+  if ([...recordFiles, join(hooks.claudeDir, "settings.json")].some(mentions)) return [];
+  rmSync(app, { recursive: true, force: true });
+  return [`removed ${app} (no install uses it any more)`];
 }
