@@ -112,6 +112,8 @@ describe.skipIf(skip !== undefined)("the Claude Code plugin in the real CLI", ()
       console.log(
         `[host] plugin hook: ${log.length} characters of log reached the model as ${got?.text.length}`,
       );
+      expect(retrieved?.isError, retrieved?.text).toBe(false);
+      expect(retrieved?.text).toContain("card_declined");
 
       const stats = run(process.execPath, [BUNDLE, "stats"]);
       console.log(`[host] caveman-mcp stats:\n${stats.out}`);
