@@ -28,10 +28,17 @@ export type Box = Sandbox;
 /** Only what an install may run: node and the shell tools, never `claude` or `gemini`. */
 const PATH = [dirname(process.execPath), "/usr/bin", "/bin"].join(":");
 
-export function cli(box: Box, args: string[], env: Record<string, string> = {}, cwd = box.root) {
+export function cli(
+  box: Box,
+  args: string[],
+  env: Record<string, string> = {},
+  cwd = box.root,
+  input?: string,
+) {
   const r = spawnSync(process.execPath, [BUNDLE, ...args], {
     env: { ...box.env, PATH, ...env },
     cwd,
+    input,
     encoding: "utf8",
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };

@@ -2,21 +2,14 @@
 // `stats` shows it per kind (text and --json), `statusline` prints one line for Claude Code; and
 // `doctor` keeps its samples out of the user's store and fails, with the fix, on a bad hooks.json
 // and on a registered command whose file is gone.
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CLI, type Sandbox, sandbox } from "./helpers.js";
+import { type Sandbox, sandbox } from "./helpers.js";
+import { cli } from "./installHelpers.js";
 
-function run(box: Sandbox, args: string[], input?: string) {
-  const r = spawnSync(process.execPath, [CLI, ...args], {
-    env: box.env,
-    cwd: box.root,
-    input,
-    encoding: "utf8",
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+// The self-contained bundle, as `npx caveman-mcp` runs it.
+const run = (box: Sandbox, args: string[], input?: string) => cli(box, args, {}, box.root, input);
 
 const LOG = `${Array.from({ length: 3000 }, (_, i) =>
   i === 1500

@@ -64,6 +64,10 @@ describe("minimal JSON edits", () => {
       '{"numStartups": 12, "mcpServers": {"other": {"command": "x"}, "caveman": {"command":"node"}}}',
     );
     expect(removeAt(F, added, ["mcpServers", "caveman"])).toBe(inline);
+    // An upgrade replaces it where it stands, still on the one line.
+    expect(setMember(F, added, ["mcpServers", "caveman"], { command: "npx" })).toBe(
+      added.replace('"node"', '"npx"'),
+    );
     const crlf = '{\r\n  "a": 1\r\n}\r\n';
     const b = setMember(F, crlf, ["b", "c"], [1]);
     expect(b).toBe('{\r\n  "a": 1,\r\n  "b": {\r\n    "c": [\r\n      1\r\n    ]\r\n  }\r\n}\r\n');

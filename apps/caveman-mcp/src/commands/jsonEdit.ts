@@ -108,6 +108,16 @@ function addChild(
   return splice(file, text, open, open, `${eol}${inner}${head}${render(value, inner, unit, eol)}`);
 }
 
+/** `text` with the value `node` holds replaced by `value`: inline where it shared a line, else in its line's indent. */
+function replaceNode(file: string, text: string, node: Node, value: unknown): string {
+  const at = node.parent?.type === "property" ? node.parent.offset : node.offset;
+  const rendered =
+    ownLineIndent(text, at) === null
+      ? JSON.stringify(value)
+      : render(value, lineIndent(text, at), unitOf(text), eolOf(text));
+  return splice(file, text, node.offset, node.offset + node.length, rendered);
+}
+
 function nest(path: readonly string[], value: unknown): unknown {
   return path.reduceRight<unknown>((v, k) => ({ [k]: v }), value);
 }
@@ -116,16 +126,7 @@ function nest(path: readonly string[], value: unknown): unknown {
 export function setMember(file: string, text: string, path: readonly string[], value: unknown): string {
   const tree = root(file, text);
   const node = findNodeAtLocation(tree, [...path]);
-  if (node) {
-    const indent = lineIndent(text, node.parent?.offset ?? node.offset);
-    return splice(
-      file,
-      text,
-      node.offset,
-      node.offset + node.length,
-      render(value, indent, unitOf(text), eolOf(text)),
-    );
-  }
+  if (node) return replaceNode(file, text, node, value);
   for (let depth = path.length - 1; depth >= 0; depth--) {
     const parent = depth === 0 ? tree : findNodeAtLocation(tree, path.slice(0, depth));
     if (!parent) continue;
@@ -161,14 +162,7 @@ export function replaceElement(
 ): string {
   const node = findNodeAtLocation(root(file, text), [...path, index]);
   if (!node) throw new SettingsFileError("settings_not_list", `${file}: ${path.join(".")}[${index}] is gone`);
-  const indent = lineIndent(text, node.offset);
-  return splice(
-    file,
-    text,
-    node.offset,
-    node.offset + node.length,
-    render(value, indent, unitOf(text), eolOf(text)),
-  );
+  return replaceNode(file, text, node, value);
 }
 
 /** `text` without the member or element at `path` (and the separator that went with it). */
