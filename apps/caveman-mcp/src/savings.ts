@@ -7,8 +7,8 @@ import { openJournal, type SavingsEntry, type SavingsJournal } from "@caveman/sa
 import type { Config } from "./config.js";
 import { ensureDir } from "./stores.js";
 
-export function savingsJournal(config: Config): SavingsJournal {
-  return openJournal({ dir: config.hooks.cavemanHome });
+export function savingsJournal(config: Config, clock: () => number = Date.now): SavingsJournal {
+  return openJournal({ dir: config.hooks.cavemanHome, clock });
 }
 
 /** What the hook, the proxy, the server and the CLI call once per compression or retrieve. */
@@ -20,9 +20,9 @@ export function savingsRecorder(config: Config, clock: () => number = Date.now):
     try {
       if (!journal) {
         ensureDir(config.hooks.cavemanHome);
-        journal = savingsJournal(config);
+        journal = savingsJournal(config, clock);
       }
-      journal.append({ ...entry, at: entry.at ?? clock() });
+      journal.append(entry);
     } catch {
       // A lost journal line must never cost a compression.
     }

@@ -69,6 +69,16 @@ describe("openJournal", () => {
     expect([...handles].sort()).toEqual(handles);
   });
 
+  it("stamps an entry without a time from the injected clock", () => {
+    const clock = fakeClock();
+    const j = openJournal({ dir: tempDir(), clock });
+    const { at: _, ...rest } = entry();
+    j.append(rest);
+    clock.advance(5000);
+    j.append(rest);
+    expect(j.read().map((e) => e.at)).toEqual([clock() - 5000, clock()]);
+  });
+
   it("skips a torn line and keeps reading the rest", () => {
     const dir = tempDir();
     const j = openJournal({ dir });

@@ -19,12 +19,14 @@ export interface JournalOptions {
   /** The directory holding the journal (the caveman home, `~/.caveman`); it must exist. */
   dir: string;
   maxBytes?: number;
+  /** Stamps entries that come without `at` (default Date.now). */
+  clock?: () => number;
 }
 
 export interface SavingsJournal {
   readonly path: string;
-  /** Appends one entry; false when it could not be written (bad entry, unwritable file). */
-  append(entry: SavingsEntry): boolean;
+  /** Appends one entry (stamped now unless it has `at`); false when it could not be written. */
+  append(entry: Omit<SavingsEntry, "at"> & { at?: number }): boolean;
   /** Every readable entry, oldest first (the older generation, then the current file). */
   read(): SavingsEntry[];
 }
@@ -35,10 +37,11 @@ export function openJournal(options: JournalOptions): SavingsJournal {
   const path = join(options.dir, JOURNAL_FILE);
   const older = join(options.dir, OLDER_FILE);
   const maxBytes = options.maxBytes ?? DEFAULT_JOURNAL_BYTES;
+  const clock = options.clock ?? Date.now;
   return {
     path,
     append(entry) {
-      const line = encodeEntry(entry);
+      const line = encodeEntry({ ...entry, at: entry.at ?? clock() });
       if (line === null) return false;
       let fd: number | undefined;
       try {
