@@ -14,7 +14,7 @@ export function savingsJournal(config: Config, clock: () => number = Date.now): 
 /** What the hook, the proxy, the server and the CLI call once per compression or retrieve. */
 type RecordSaving = (entry: Omit<SavingsEntry, "at"> & { at?: number }) => void;
 
-export function savingsRecorder(config: Config, clock: () => number = Date.now): RecordSaving {
+function savingsRecorder(config: Config, clock: () => number = Date.now): RecordSaving {
   let journal: SavingsJournal | undefined;
   return (entry) => {
     try {
