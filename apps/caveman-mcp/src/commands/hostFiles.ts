@@ -76,6 +76,21 @@ function legacyServer(value: unknown): boolean {
   return words.includes("--tools") && words.some((w) => /caveman-mcp|\/cli\.m?js$/.test(w));
 }
 
+/** Our hook group in a host's list for `event`. */
+function hookOp(host: HookHostName, event: string, matcher: string, hook: Record<string, unknown>): JsonOp {
+  return {
+    kind: "element",
+    path: ["hooks", event],
+    legacy: legacyHook(host),
+    value: { matcher, hooks: [hook] },
+  };
+}
+
+/** Our MCP server under `mcpServers.caveman`. */
+function serverOp(value: Record<string, unknown>): JsonOp {
+  return { kind: "member", path: ["mcpServers", SERVER_NAME], legacy: legacyServer, value };
+}
+
 export function settingsPlan(
   host: HookHostName,
   scope: Scope,
@@ -85,80 +100,35 @@ export function settingsPlan(
 ): HostPlan {
   const base = scope === "user" ? hooks.home : hooks.cwd;
   const serverArgs = [...launch.args, "--tools", tools.join(",")];
+  const command = commandLine(launch, "hook", host);
   if (host === "claude-code") {
     const settings =
       scope === "user" ? join(hooks.claudeDir, "settings.json") : join(base, ".claude", "settings.json");
     const mcp = scope === "user" ? hooks.claudeJson : join(base, ".mcp.json");
+    const hook = { type: "command", command, timeout: CLAUDE_HOOK_TIMEOUT_S };
     return {
       host,
       files: [
-        {
-          file: settings,
-          ops: [
-            {
-              kind: "element",
-              path: ["hooks", "PostToolUse"],
-              legacy: legacyHook(host),
-              value: {
-                matcher: CLAUDE_HOOK_MATCHER,
-                hooks: [
-                  {
-                    type: "command",
-                    command: commandLine(launch, "hook", host),
-                    timeout: CLAUDE_HOOK_TIMEOUT_S,
-                  },
-                ],
-              },
-            },
-          ],
-        },
-        {
-          file: mcp,
-          ops: [
-            {
-              kind: "member",
-              path: ["mcpServers", SERVER_NAME],
-              legacy: legacyServer,
-              value: { type: "stdio", command: launch.command, args: serverArgs },
-            },
-          ],
-        },
+        { file: settings, ops: [hookOp(host, "PostToolUse", CLAUDE_HOOK_MATCHER, hook)] },
+        { file: mcp, ops: [serverOp({ type: "stdio", command: launch.command, args: serverArgs })] },
       ],
       notes: ["Restart Claude Code; `caveman-mcp doctor` checks the hook end to end."],
     };
   }
   const settings = join(scope === "user" ? hooks.geminiDir : join(base, ".gemini"), "settings.json");
+  // Milliseconds in Gemini CLI.
+  const hook = { name: "caveman", type: "command", command, timeout: 30000 };
+  const matcher = "run_shell_command|read_file|search_file_content|grep_search|mcp_.*";
   return {
     host,
     files: [
       {
         file: settings,
         ops: [
-          {
-            kind: "element",
-            path: ["hooks", "AfterTool"],
-            legacy: legacyHook(host),
-            value: {
-              matcher: "run_shell_command|read_file|search_file_content|grep_search|mcp_.*",
-              // Milliseconds in Gemini CLI.
-              hooks: [
-                {
-                  name: "caveman",
-                  type: "command",
-                  command: commandLine(launch, "hook", host),
-                  timeout: 30000,
-                },
-              ],
-            },
-          },
-          {
-            kind: "member",
-            path: ["mcpServers", SERVER_NAME],
-            legacy: legacyServer,
-            // The hook may hand a large result to caveman_retrieve as a tail call; `trust` lets that
-            // run without a prompt, and this server offers only read-only tools unless edit was asked for.
-            value: { command: launch.command, args: serverArgs, trust: !tools.includes("edit") },
-          },
+          hookOp(host, "AfterTool", matcher, hook),
+          // `trust` lets the model's caveman_retrieve run without a prompt; only read-only tools are
+          // served unless edit was asked for, and then the user confirms as usual.
+          serverOp({ command: launch.command, args: serverArgs, trust: !tools.includes("edit") }),
         ],
       },
     ],
