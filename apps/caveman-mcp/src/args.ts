@@ -6,7 +6,9 @@ export type Command =
   | { name: "serve" }
   | { name: "compress"; file: string; json: boolean; hint?: string; query?: string }
   | { name: "retrieve"; handle: string; query?: string; json: boolean }
-  | { name: "stats"; json: boolean }
+  | { name: "stats"; json: boolean; session?: string }
+  | { name: "statusline" }
+  | { name: "plugin"; dir: string }
   | { name: "chips"; action: "list" | "show" | "clear"; id?: string; json: boolean }
   | { name: "doctor"; json: boolean }
   | { name: "hook"; host: "claude-code" | "gemini" }
@@ -53,6 +55,7 @@ const VALUE_FLAGS = new Set([
   "--hint",
   "--scope",
   "--command",
+  "--session",
 ]);
 const BOOL_FLAGS = new Set(["--ephemeral", "--json", "--help", "-h", "--version", "-V", "--dry-run"]);
 
@@ -125,9 +128,21 @@ export function parseArgs(argv: string[]): { command: Command; flags: Flags } {
       if (!rest[0])
         throw new ConfigError("retrieve: give a handle (caveman-mcp retrieve ccr_<hex> [--query Q])");
       return { command: { name: "retrieve", handle: rest[0], query, json }, flags };
-    case "stats":
+    case "stats": {
       extra(0);
-      return { command: { name: "stats", json }, flags };
+      const session = values.get("--session");
+      return { command: { name: "stats", json, ...(session ? { session } : {}) }, flags };
+    }
+    case "statusline":
+      extra(0);
+      return { command: { name: "statusline" }, flags };
+    case "plugin":
+      extra(1);
+      if (!rest[0])
+        throw new ConfigError(
+          "plugin: name the directory to write the marketplace into (caveman-mcp plugin DIR)",
+        );
+      return { command: { name: "plugin", dir: rest[0] }, flags };
     case "doctor":
       extra(0);
       return { command: { name: "doctor", json }, flags };

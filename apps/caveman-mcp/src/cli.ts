@@ -6,10 +6,10 @@ import { runChips, runStats } from "./commands/admin.js";
 import { runDoctor } from "./commands/doctor.js";
 import { runHookCommand } from "./commands/hook.js";
 import { runHostConfig } from "./commands/hostConfig.js";
-import type { SelfCommand } from "./commands/hostFiles.js";
-import { runInstall } from "./commands/install.js";
+import { runInstall, runPluginCommand, type SelfCommand } from "./commands/install.js";
 import type { Io } from "./commands/io.js";
 import { runProxy } from "./commands/proxy.js";
+import { runStatusLine } from "./commands/statusline.js";
 import { runToolCommand } from "./commands/tools.js";
 import { type Config, loadConfig } from "./config.js";
 import { ConfigError } from "./errors.js";
@@ -54,10 +54,12 @@ async function run(
       return runToolCommand(command, config, io);
     case "stats":
       return runStats(command, config, io);
+    case "statusline":
+      return runStatusLine(config, io, process.stdin);
     case "chips":
       return runChips(command, config, io);
     case "doctor":
-      return runDoctor(command, config, io, self());
+      return runDoctor(command, config, io);
     case "hook":
       return runHookCommand(command, config, io, process.stdin);
     case "proxy":
@@ -67,6 +69,8 @@ async function run(
       return runInstall(command, config, io, self());
     case "config":
       return runHostConfig(command, config, io);
+    case "plugin":
+      return runPluginCommand(command, config, io, self());
   }
 }
 

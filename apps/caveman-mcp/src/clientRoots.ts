@@ -8,7 +8,7 @@
 import { realpathSync, statSync } from "node:fs";
 import { parse } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createEditor, type Editor } from "@caveman/edit-ops";
+import { createEditor, EditError, type Editor } from "@caveman/edit-ops";
 import type { ClientRoot, Logger } from "@caveman/mcp-server";
 
 function real(path: string): string {
@@ -61,6 +61,20 @@ export interface SwitchableEditor {
   editor: Editor;
   /** Start using `roots` (with the same undo journal). */
   switchTo(roots: string[]): void;
+}
+
+/**
+ * An editor with no usable root: every call fails with `be_outside_roots` and `why` (which names
+ * --root), so the edit tools answer clearly while retrieve and compress keep serving.
+ */
+export function rootlessEditor(why: string): Editor {
+  return new Proxy({} as Editor, {
+    get() {
+      return () => {
+        throw new EditError("outside_roots", why);
+      };
+    },
+  });
 }
 
 export function switchableEditor(initial: Editor, journalDir: string): SwitchableEditor {

@@ -8,17 +8,25 @@ Usage:
                                         compress a file or stdin; text on stdout, handle on stderr
   caveman-mcp retrieve HANDLE [--query Q] [--json]
                                         print the original behind a handle (or a narrowed view)
-  caveman-mcp stats [--json]            CCR store and chip figures
+  caveman-mcp stats [--session ID] [--json]
+                                        tokens saved (today, one session, all time; retrieves
+                                        netted out) as a table and a bar chart per kind, then the
+                                        CCR store and chip figures
+  caveman-mcp statusline                one line of savings for Claude Code's status line (reads
+                                        the host's JSON on stdin)
   caveman-mcp chips list|show ID|clear [--json]
   caveman-mcp doctor [--json]           check store, chip dir, roots, hooks; print the effective config
   caveman-mcp hook claude-code|gemini   a host hook: compress a large tool output on its way to the
                                         model (reads the hook JSON on stdin; fails open)
   caveman-mcp proxy -- COMMAND [ARGS]   wrap a stdio MCP server: large text results compressed,
                                         caveman_retrieve added
-  caveman-mcp install HOST [--scope user|project] [--dry-run] [--command CMD]
+  caveman-mcp install HOST [--scope user|project] [--tools retrieve,edit] [--dry-run] [--command CMD]
   caveman-mcp uninstall HOST [--scope user|project] [--dry-run]
                                         register (or remove) the hook and the MCP server for
-                                        claude-code or gemini; other hosts get the proxy line
+                                        claude-code (its plugin, user scope) or gemini, from a
+                                        stable copy in ~/.caveman/app; project scope writes only
+                                        npx -y caveman-mcp@VERSION; other hosts get the proxy line
+  caveman-mcp plugin DIR                write this build's Claude Code marketplace into DIR
   caveman-mcp config [HOST] [--root DIR]
                                         print the MCP config snippet for HOST (claude-code,
                                         claude-desktop, cursor, vscode, windsurf, zed, codex,

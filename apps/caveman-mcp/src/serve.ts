@@ -1,22 +1,22 @@
 // `caveman-mcp` with no subcommand: serve MCP on stdio. Contract: one line on stderr at start
-// (version, store, roots, tool count); SIGTERM, SIGINT, SIGHUP, stdin EOF, a stdin error and a
+// (version, store, roots, tool count); a refused implicit root (the working directory is `/` or
+// home) costs only the edit tools — they answer `be_outside_roots` naming --root until the client
+// offers a usable root — while retrieve and compress keep serving, since hooks hand out handles; SIGTERM, SIGINT, SIGHUP, stdin EOF, a stdin error and a
 // client that hangs up all end in the same orderly stop — intake stops, in-flight work finishes
 // or is answered with a shutdown error, stores are flushed — and exit code 0. An exception that
 // escapes a request is logged and costs that request only; the process keeps serving.
 import { createCavemanTools, EnginePool, Session, startServer } from "@caveman/mcp-server";
-import { applyClientRoots, switchableEditor } from "./clientRoots.js";
+import { applyClientRoots, rootlessEditor, switchableEditor } from "./clientRoots.js";
 import type { Config } from "./config.js";
 import { stderrLogger } from "./logger.js";
+import { keptRecorder, retrieveRecorder } from "./savings.js";
 import { describeStore, openEditor, openStores } from "./stores.js";
 import { describeTeam } from "./team.js";
 import { VERSION } from "./version.js";
 
 export async function serve(config: Config): Promise<number> {
   const logger = stderrLogger(process.stderr);
-  if (config.implicitRootRefusal) {
-    logger.error(config.implicitRootRefusal);
-    return 2;
-  }
+  if (config.implicitRootRefusal) logger.warn(config.implicitRootRefusal);
   // Signals are taken from the first moment: a host that stops us while the stores are still
   // opening gets the same orderly exit 0 (the server then stops as soon as it is up).
   let handle: Awaited<ReturnType<typeof startServer>> | undefined;
@@ -39,7 +39,12 @@ export async function serve(config: Config): Promise<number> {
     logger,
   });
   const edit = config.families.includes("edit")
-    ? switchableEditor(openEditor(config, stores.journalDir), stores.journalDir)
+    ? switchableEditor(
+        config.implicitRootRefusal
+          ? rootlessEditor(config.implicitRootRefusal)
+          : openEditor(config, stores.journalDir),
+        stores.journalDir,
+      )
     : undefined;
   const tools = createCavemanTools({
     families: config.families,
@@ -49,6 +54,8 @@ export async function serve(config: Config): Promise<number> {
     store: stores.store,
     chips: stores.chips,
     ...(edit ? { editor: edit.editor } : {}),
+    onRetrieved: retrieveRecorder(config, "mcp"),
+    onKept: keptRecorder(config, "mcp")("caveman_compress"),
   });
 
   process.on("uncaughtException", (err) => {
@@ -82,7 +89,7 @@ export async function serve(config: Config): Promise<number> {
   if (stopRequested) void handle.close("requested");
   const where = describeStore(stores.store);
   logger.info(
-    `${VERSION} serving MCP on stdio; store ${where}${stores.team ? `; team ${describeTeam(stores.team)}` : ""}; chips ${config.chipDir}; roots ${config.roots.join(", ")}; ${tools.length} tools`,
+    `${VERSION} serving MCP on stdio; store ${where}${stores.team ? `; team ${describeTeam(stores.team)}` : ""}; chips ${config.chipDir}; roots ${config.implicitRootRefusal ? "none (see above)" : config.roots.join(", ")}; ${tools.length} tools`,
   );
   await handle.closed;
   await engine.close();

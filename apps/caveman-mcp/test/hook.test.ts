@@ -1,7 +1,7 @@
 // `caveman-mcp hook`: the real binary fed real hook JSON on stdin, and the fault matrix — each
 // fault passes the original (empty stdout), exits 0, and leaves nothing half-written in the store.
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
@@ -112,16 +112,24 @@ describe("caveman-mcp hook claude-code", () => {
     expect(cli(box, ["retrieve", handleOf(updated.stdout)!]).stdout).toBe(log);
   });
 
-  it("Gemini: a tail call of caveman_retrieve whose stand-in keeps the failure visible", () => {
+  it("Gemini: a tail call of read_file on a stand-in in Gemini's project temp dir that keeps the failure visible", () => {
     const box = roomy();
-    const r = hook(box, "gemini", geminiShell("tail -n 3000 app.log", logText()));
+    const project = join(box.env.HOME!, ".gemini", "tmp", "root");
+    const r = hook(
+      box,
+      "gemini",
+      geminiShell("tail -n 3000 app.log", logText(), join(project, "chats", "s.jsonl")),
+    );
     // Gemini CLI shows a hook's stderr to the user after every call: nothing there.
     expect(r.stderr).toBe("");
     const tail = JSON.parse(r.stdout).hookSpecificOutput.tailToolCallRequest;
-    expect(tail.name).toBe("mcp_caveman_caveman_retrieve");
-    const standIn = cli(box, ["retrieve", tail.args.recovery_handle]).stdout;
+    expect(tail.name).toBe("read_file");
+    expect(tail.args.file_path.startsWith(join(project, "caveman"))).toBe(true);
+    const standIn = readFileSync(tail.args.file_path, "utf8");
     expect(standIn).toContain("card_declined");
-    expect(cli(box, ["retrieve", handleOf(standIn)!]).stdout).toBe(logText());
+    expect(cli(box, ["retrieve", handleOf(standIn.split("\n")[0]!)!]).stdout).toBe(logText());
+    // Without a transcript inside Gemini's temp dir, the original passes.
+    expect(hook(box, "gemini", geminiShell("tail -n 3000 app.log", logText())).stdout).toBe("");
   });
 });
 

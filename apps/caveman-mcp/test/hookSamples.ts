@@ -25,9 +25,10 @@ export function claudeBash(command: string, stdout: string, extra: Record<string
   });
 }
 
-export function geminiShell(command: string, output: string): string {
+export function geminiShell(command: string, output: string, transcript?: string): string {
   return JSON.stringify({
     session_id: "g-1",
+    ...(transcript ? { transcript_path: transcript } : {}),
     hook_event_name: "AfterTool",
     tool_name: "run_shell_command",
     tool_input: { command },

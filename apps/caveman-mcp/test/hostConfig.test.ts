@@ -62,7 +62,7 @@ describe("caveman-mcp config <host> (real process)", () => {
   });
 
   for (const [host, shape] of Object.entries(SHAPES)) {
-    it(`prints a ${host} snippet its host can read, with the root it needs`, () => {
+    it(`prints a ${host} snippet its host can read, pinning no root it was not given`, () => {
       const box = sandbox();
       const r = config(box, [host]);
       expect(r.status, r.stderr).toBe(0);
@@ -73,10 +73,14 @@ describe("caveman-mcp config <host> (real process)", () => {
       if (shape.type) expect(entry.type).toBe(shape.type);
       if (host === "zed") expect(entry.source).toBe("custom");
       const rootArgs = entry.args.slice(2);
-      if (host === "claude-code") expect(rootArgs).toEqual([]);
       // biome-ignore lint/suspicious/noTemplateCurlyInString: the variable VS Code expands.
-      else if (host === "vscode") expect(rootArgs).toEqual(["--root", "${workspaceFolder}"]);
-      else expect(rootArgs).toEqual(["--root", box.root]);
+      if (host === "vscode") expect(rootArgs).toEqual(["--root", "${workspaceFolder}"]);
+      else expect(rootArgs).toEqual([]);
+      if (host === "codex")
+        expect(
+          (shape.parse(r.stdout) as { mcp_servers: { caveman: { startup_timeout_sec: number } } }).mcp_servers
+            .caveman.startup_timeout_sec,
+        ).toBe(60);
     });
   }
 
@@ -95,24 +99,19 @@ describe("caveman-mcp config <host> (real process)", () => {
     }
   });
 
-  it("refuses an implicit root in the home directory, naming --root, and an unknown host", () => {
+  it("in the home directory pins no root, says how to, and names the closest host for a typo", () => {
     const box = sandbox();
     const home = box.env.HOME as string;
     mkdirSync(home, { recursive: true });
     const r = config(box, ["claude-desktop"], home);
-    expect(r.status).toBe(2);
-    expect(r.stdout).toBe("");
-    expect(r.stderr).toMatch(/would refuse to use .*--root DIR/);
-    const compressOnly = config(box, ["claude-desktop", "--tools", "compress"], home);
-    expect(compressOnly.status).toBe(0);
-    expect(JSON.parse(compressOnly.stdout).mcpServers.caveman.args).toEqual([
-      "-y",
-      "caveman-mcp",
-      "--tools",
-      "compress",
-    ]);
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout).mcpServers.caveman.args).toEqual(["-y", "caveman-mcp"]);
+    expect(r.stderr).toMatch(/add --root DIR to pin one project/);
+    const typo = config(box, ["cursr"]);
+    expect(typo.status).toBe(2);
+    expect(typo.stderr).toContain('unknown host "cursr". Did you mean "cursor"?');
     const unknown = config(box, ["emacs"]);
     expect(unknown.status).toBe(2);
-    expect(unknown.stderr).toMatch(/unknown host "emacs" \(claude-code, /);
+    expect(unknown.stderr).toMatch(/unknown host "emacs"\. Hosts: claude-code, /);
   });
 });

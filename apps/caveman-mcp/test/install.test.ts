@@ -1,27 +1,21 @@
-// `install` / `uninstall` / `doctor` on real files in a throwaway HOME, with the real binary.
+// `install` / `uninstall` on real files in a throwaway HOME, with the real self-contained server
+// (the platform package's bundle, which is what `npx caveman-mcp` runs) and no `claude` on PATH, so
+// Claude Code gets the settings-file install. The plugin route runs in the host tier.
 import { spawnSync } from "node:child_process";
 import {
   existsSync,
-  lstatSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CLI, type Sandbox, sandbox } from "./helpers.js";
+import { sandbox } from "./helpers.js";
 import { claudeBash, logText } from "./hookSamples.js";
-
-function cli(box: Sandbox, args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, [CLI, ...args], {
-    env: { ...box.env, ...env },
-    cwd: box.root,
-    encoding: "utf8",
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+import { type Box, BUNDLE, cli, jsonc, VERSION } from "./installHelpers.js";
 
 const USER_SETTINGS = `{
     // my own settings, with a comment
@@ -32,138 +26,193 @@ const USER_SETTINGS = `{
     }
 }
 `;
+const USER_MCP = '{"numStartups": 12, "mcpServers": {"other": {"command": "x"}}}';
 
-describe("install claude-code (user scope)", () => {
-  it("adds the hook and the server, keeps everything else, is idempotent, and uninstall restores the bytes", () => {
-    const box = sandbox();
-    const home = box.env.HOME!;
-    mkdirSync(join(home, ".claude"), { recursive: true });
-    const settings = join(home, ".claude", "settings.json");
-    const claudeJson = join(home, ".claude.json");
-    writeFileSync(settings, USER_SETTINGS, { mode: 0o640 });
-    writeFileSync(claudeJson, '{"numStartups": 12, "mcpServers": {"other": {"command": "x"}}}');
+function userBox(): Box & { settings: string; claudeJson: string } {
+  const box = sandbox();
+  const home = box.env.HOME!;
+  mkdirSync(join(home, ".claude"), { recursive: true });
+  const settings = join(home, ".claude", "settings.json");
+  const claudeJson = join(home, ".claude.json");
+  writeFileSync(settings, USER_SETTINGS, { mode: 0o640 });
+  writeFileSync(claudeJson, USER_MCP);
+  return { ...box, settings, claudeJson };
+}
 
+describe("install claude-code without Claude Code's plugin commands (user scope)", () => {
+  it("keeps every edit the user made since, through an upgrade, and uninstall leaves nothing of ours", () => {
+    const box = userBox();
     const dry = cli(box, ["install", "claude-code", "--dry-run"]);
     expect(dry.code).toBe(0);
-    expect(dry.stdout).toContain(`would change ${settings}`);
     expect(dry.stdout).toMatch(/^\+.*hook claude-code/m);
-    expect(readFileSync(settings, "utf8")).toBe(USER_SETTINGS);
+    expect(readFileSync(box.settings, "utf8")).toBe(USER_SETTINGS);
 
     const first = cli(box, ["install", "claude-code"]);
-    expect(first.code).toBe(0);
-    const after = readFileSync(settings, "utf8");
-    expect(after).toContain("// my own settings, with a comment");
-    expect(after).toContain('"permissions": { "allow": ["Bash(ls:*)"] },');
-    expect(after).toContain('"command": "audit.sh"');
-    expect(statSync(settings).mode & 0o777).toBe(0o640);
-    const mcp = JSON.parse(readFileSync(claudeJson, "utf8"));
-    expect(mcp.numStartups).toBe(12);
-    expect(mcp.mcpServers.other).toEqual({ command: "x" });
-    expect(mcp.mcpServers.caveman.args.slice(-2)).toEqual(["--tools", "retrieve,edit"]);
+    expect(first.code, first.stderr).toBe(0);
+    const stable = join(
+      box.env.HOME!,
+      ".caveman",
+      "app",
+      VERSION,
+      "plugins",
+      "caveman-mcp",
+      "server",
+      "cli.mjs",
+    );
+    expect(first.stdout).toContain(`stable copy ${join(box.env.HOME!, ".caveman", "app", VERSION)}`);
+    const installed = readFileSync(box.settings, "utf8");
+    // Neighbours keep their bytes: the user's text is a prefix up to our insertion.
+    expect(installed.startsWith(USER_SETTINGS.slice(0, USER_SETTINGS.indexOf(" ]\n    }") + 2))).toBe(true);
+    expect(statSync(box.settings).mode & 0o777).toBe(0o640);
+    const server = JSON.parse(readFileSync(box.claudeJson, "utf8")).mcpServers.caveman;
+    // The stable copy, never the bundle it was installed from; the retrieve family alone.
+    expect(server).toEqual({
+      type: "stdio",
+      command: process.execPath,
+      args: [stable, "--tools", "retrieve"],
+    });
+    expect(JSON.stringify(server)).not.toContain(dirname(BUNDLE));
+    expect(cli(box, ["install", "claude-code"]).stdout).toContain(`unchanged ${box.settings}`);
 
-    const again = cli(box, ["install", "claude-code"]);
-    expect(again.stdout).toContain(`unchanged ${settings}`);
-    expect(readFileSync(settings, "utf8")).toBe(after);
-
-    // The installed hook command runs as the host would run it (through the shell).
-    const group = (
-      JSON.parse(after.replace(/^\s*\/\/.*$/m, "")) as {
-        hooks: { PostToolUse: Array<{ hooks: Array<{ command: string }> }> };
-      }
-    ).hooks.PostToolUse[0]!;
-    // A roomy budget: on a loaded machine the default one may (correctly) pass the original.
+    // The registered hook runs as the host runs it (through the shell) and compresses.
+    const hook = jsonc(readFileSync(box.settings, "utf8")).hooks.PostToolUse[0].hooks[0].command as string;
     writeFileSync(join(box.base, "roomy.json"), '{"budget_ms": 60000, "stdin_timeout_ms": 30000}');
-    const ran = spawnSync("sh", ["-c", group.hooks[0]!.command], {
+    const ran = spawnSync("sh", ["-c", hook], {
       env: { ...box.env, CAVEMAN_HOOK_CONFIG: join(box.base, "roomy.json") },
       input: claudeBash("cat a.log", logText()),
       encoding: "utf8",
     });
-    expect(ran.status).toBe(0);
     expect(JSON.parse(ran.stdout).hookSpecificOutput.updatedToolOutput.stdout).toContain("card_declined");
 
-    const doctor = cli(box, ["doctor"]);
-    expect(doctor.stdout).toMatch(/ok {3}claude-code install: registered in .*settings\.json/);
-    expect(doctor.stdout).toMatch(/ok {3}claude-code hook: .*accepted shape; original retrieved byte-exact/);
-    expect(doctor.stdout).toMatch(/ok {3}gemini hook: /);
+    // The user edits both files: a permission, another MCP server, projects, a counter.
+    const edited = readFileSync(box.settings, "utf8").replace(
+      '"Bash(ls:*)"]',
+      '"Bash(ls:*)", "Bash(git:*)"]',
+    );
+    writeFileSync(box.settings, edited);
+    const mcp = readFileSync(box.claudeJson, "utf8")
+      .replace('"numStartups": 12', '"numStartups": 13, "projects": {"/p": {"allowedTools": []}}')
+      .replace('"other": {"command": "x"}', '"other": {"command": "x"}, "github": {"command": "gh-mcp"}');
+    writeFileSync(box.claudeJson, mcp);
+
+    // An upgrade changes our command; the user's edits stay.
+    const up = cli(box, ["install", "claude-code", "--command", "caveman-next --fast"]);
+    expect(up.code, up.stderr).toBe(0);
+    const upgraded = jsonc(readFileSync(box.settings, "utf8"));
+    expect(upgraded.permissions.allow).toEqual(["Bash(ls:*)", "Bash(git:*)"]);
+    expect(upgraded.hooks.PostToolUse).toHaveLength(1);
+    expect(upgraded.hooks.PostToolUse[0].hooks[0].command).toBe("caveman-next --fast hook claude-code");
 
     const un = cli(box, ["uninstall", "claude-code"]);
-    expect(un.code).toBe(0);
-    expect(readFileSync(settings, "utf8")).toBe(USER_SETTINGS);
-    expect(readFileSync(claudeJson, "utf8")).toBe(
-      '{"numStartups": 12, "mcpServers": {"other": {"command": "x"}}}',
+    expect(un.code, un.stderr).toBe(0);
+    expect(readFileSync(box.settings, "utf8")).toBe(
+      USER_SETTINGS.replace('"Bash(ls:*)"]', '"Bash(ls:*)", "Bash(git:*)"]'),
     );
-  });
-
-  it("uninstall after the user edited the file removes only our entries", () => {
-    const box = sandbox();
-    const home = box.env.HOME!;
-    cli(box, ["install", "claude-code"]);
-    const settings = join(home, ".claude", "settings.json");
-    const edited = readFileSync(settings, "utf8").replace(/^\{/, '{\n  "theme": "dark",');
-    writeFileSync(settings, edited);
-    const un = cli(box, ["uninstall", "claude-code"]);
-    expect(un.stdout).toContain("removed our entries");
-    expect(JSON.parse(readFileSync(settings, "utf8"))).toEqual({ theme: "dark" });
-    // ~/.claude.json did not exist before: it is removed again.
-    expect(existsSync(join(home, ".claude.json"))).toBe(false);
-  });
-
-  it("project scope writes .claude/settings.json and .mcp.json in the working directory", () => {
-    const box = sandbox();
-    cli(box, ["install", "claude-code", "--scope", "project"]);
-    expect(JSON.parse(readFileSync(join(box.root, ".mcp.json"), "utf8")).mcpServers.caveman.type).toBe(
-      "stdio",
+    expect(readFileSync(box.claudeJson, "utf8")).toBe(
+      '{"numStartups": 13, "projects": {"/p": {"allowedTools": []}}, "mcpServers": {"other": {"command": "x"}, "github": {"command": "gh-mcp"}}}',
     );
-    expect(readFileSync(join(box.root, ".claude", "settings.json"), "utf8")).toContain("hook claude-code");
-    cli(box, ["uninstall", "claude-code", "--scope", "project"]);
-    expect(existsSync(join(box.root, ".mcp.json"))).toBe(false);
+    // Backups were kept for recovery by hand, and none was restored over the user's edits.
+    const backups = join(box.env.HOME!, ".caveman", "backups");
+    expect(readdirSync(backups).length).toBe(2);
+    // The stable copy went with the last install that used it.
+    expect(existsSync(join(box.env.HOME!, ".caveman", "app"))).toBe(false);
   });
 
-  it("writes through a symlinked settings file, keeping the link", () => {
+  it("a hand-written mcpServers.caveman is the user's: install refuses and changes nothing", () => {
+    const box = userBox();
+    const mine =
+      '{"mcpServers": {"caveman": {"command": "npx", "args": ["-y", "caveman-mcp", "--root", "/src/app"]}}}';
+    writeFileSync(box.claudeJson, mine);
+    const r = cli(box, ["install", "claude-code"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/install_conflict: .*mcpServers\.caveman is not one an install wrote/);
+    expect(readFileSync(box.claudeJson, "utf8")).toBe(mine);
+    expect(readFileSync(box.settings, "utf8")).toBe(USER_SETTINGS);
+  });
+
+  it("files install created are removed again; the edit tools are one flag away", () => {
+    const box = sandbox();
+    const r = cli(box, ["install", "claude-code", "--tools", "retrieve,edit"]);
+    expect(r.code, r.stderr).toBe(0);
+    const claudeJson = join(box.env.HOME!, ".claude.json");
+    expect(JSON.parse(readFileSync(claudeJson, "utf8")).mcpServers.caveman.args.slice(-2)).toEqual([
+      "--tools",
+      "retrieve,edit",
+    ]);
+    cli(box, ["uninstall", "claude-code"]);
+    expect(existsSync(claudeJson)).toBe(false);
+    expect(existsSync(join(box.env.HOME!, ".claude", "settings.json"))).toBe(false);
+  });
+
+  it("follows a symlinked settings file to the user's own file, keeping the link", () => {
     const box = sandbox();
     const dotfiles = join(box.base, "dotfiles");
     mkdirSync(dotfiles);
     mkdirSync(join(box.env.HOME!, ".claude"), { recursive: true });
     writeFileSync(join(dotfiles, "settings.json"), '{ "model": "opus" }\n');
-    const link = join(box.env.HOME!, ".claude", "settings.json");
-    symlinkSync(join(dotfiles, "settings.json"), link);
-    cli(box, ["install", "claude-code"]);
-    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    symlinkSync(join(dotfiles, "settings.json"), join(box.env.HOME!, ".claude", "settings.json"));
+    expect(cli(box, ["install", "claude-code"]).code).toBe(0);
     expect(readFileSync(join(dotfiles, "settings.json"), "utf8")).toContain("hook claude-code");
     cli(box, ["uninstall", "claude-code"]);
-    expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(readFileSync(join(dotfiles, "settings.json"), "utf8")).toBe('{ "model": "opus" }\n');
   });
 
-  it("refuses a settings file that is not JSON, changing nothing", () => {
-    const box = sandbox();
-    mkdirSync(join(box.env.HOME!, ".claude"), { recursive: true });
-    writeFileSync(join(box.env.HOME!, ".claude", "settings.json"), "{ nope");
-    const r = cli(box, ["install", "claude-code"]);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/not a JSON object/);
-    expect(readFileSync(join(box.env.HOME!, ".claude", "settings.json"), "utf8")).toBe("{ nope");
+  it("refuses odd settings files with a clear code, never a stack trace, changing nothing", () => {
+    for (const [name, make] of [
+      ["not JSON", (f: string) => writeFileSync(f, "{ nope")],
+      ["a directory", (f: string) => mkdirSync(f)],
+      ["not UTF-8", (f: string) => writeFileSync(f, Buffer.from([0x7b, 0xff, 0x7d]))],
+      ["a dangling link", (f: string) => symlinkSync(join(dirname(f), "gone"), f)],
+    ] as const) {
+      const box = sandbox();
+      const file = join(box.env.HOME!, ".claude", "settings.json");
+      mkdirSync(dirname(file), { recursive: true });
+      make(file);
+      const r = cli(box, ["install", "claude-code"]);
+      expect(r.code, name).toBe(1);
+      expect(r.stderr, name).toMatch(/^caveman-mcp: settings_(not_json|unreadable): /);
+      expect(r.stderr, name).not.toMatch(/\n\s+at /);
+      expect(existsSync(join(box.env.HOME!, ".claude.json")), name).toBe(false);
+    }
   });
 });
 
-describe("install for other hosts", () => {
-  it("gemini: AfterTool hook plus a trusted retrieve-only server, undone by uninstall", () => {
+describe("install: hosts", () => {
+  it("an unknown host or a typo is exit 2 with the list and the closest name", () => {
     const box = sandbox();
-    cli(box, ["install", "gemini"]);
+    for (const [typed, meant] of [
+      ["claude", "claude-code"],
+      ["gemni", "gemini"],
+      ["cursr", "cursor"],
+    ]) {
+      const r = cli(box, ["install", typed!]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`unknown host "${typed}". Did you mean "${meant}"?`);
+      expect(r.stderr).toContain("claude-code, claude-desktop, cursor");
+    }
+    expect(cli(box, ["uninstall", "nothing-like-it"]).stderr).not.toContain("Did you mean");
+  });
+
+  it("gemini: AfterTool hook and a trusted retrieve-only server on the stable copy, undone by uninstall", () => {
+    const box = sandbox();
+    expect(cli(box, ["install", "gemini"]).code).toBe(0);
     const file = join(box.env.HOME!, ".gemini", "settings.json");
     const s = JSON.parse(readFileSync(file, "utf8"));
-    expect(s.hooks.AfterTool[0].hooks[0].command).toMatch(/hook gemini$/);
-    expect(s.mcpServers.caveman).toMatchObject({ trust: true });
-    expect(s.mcpServers.caveman.args.slice(-2)).toEqual(["--tools", "retrieve"]);
+    expect(s.hooks.AfterTool[0].hooks[0].command).toMatch(/\.caveman\/app\/.*\/cli\.mjs hook gemini$/);
+    expect(s.mcpServers.caveman).toMatchObject({
+      trust: true,
+      args: [expect.any(String), "--tools", "retrieve"],
+    });
     cli(box, ["uninstall", "gemini"]);
     expect(existsSync(file)).toBe(false);
   });
 
-  it("codex prints the proxy line and writes nothing", () => {
+  it("codex gets the proxy line and nothing is written", () => {
     const box = sandbox();
     const r = cli(box, ["install", "codex"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/proxy -- <command>/);
     expect(existsSync(join(box.env.HOME!, ".codex"))).toBe(false);
+    expect(existsSync(join(box.env.HOME!, ".caveman"))).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 // Edit roots from the MCP client, and the refusal of a dangerous implicit root, through the real
 // binary. A legacy client that offers roots gets them used when the user named none; an explicit
-// root always wins; a server started in the home directory (or `/`) with no root refuses to start,
+// root always wins; a server started in the home directory (or `/`) with no root keeps serving
+// retrieve and compress while its edit tools answer with an error naming --root,
 // and doctor fails, both naming the flag to set.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
@@ -117,18 +118,42 @@ describe("MCP roots from a client that pipelines its handshake (raw bytes)", () 
 });
 
 describe("an implicit root in the home directory (real process)", () => {
-  it("refuses to serve, and doctor fails, both naming --root", () => {
+  it("still serves retrieve and compress, answers the edit tools naming --root, and doctor fails", async () => {
     const box = sandbox();
     const home = box.env.HOME as string;
     mkdirSync(home, { recursive: true });
     const env = withoutRoots(box);
-    const serve = spawnSync(process.execPath, [CLI], { env, cwd: home, input: "", encoding: "utf8" });
-    expect(serve.status).toBe(2);
-    expect(serve.stdout).toBe("");
-    expect(serve.stderr).toMatch(/refusing to use .* your home directory.*--root DIR/);
+    const client = new Client({ name: "home-test", version: "1" });
+    open.push(client);
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [CLI], env, cwd: home, stderr: "pipe" }),
+    );
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toContain("caveman_retrieve");
+    expect(names).toContain("be-read");
+    const log = Array.from({ length: 800 }, (_, i) => `2026-01-01T00:00:00Z INFO request ${i} ok`).join("\n");
+    const packed = (await client.callTool({ name: "caveman_compress", arguments: { input: log } })) as {
+      content: Array<{ text: string }>;
+    };
+    const handle = /ccr_[0-9a-f]{32}/.exec(packed.content[0]!.text)![0];
+    const back = (await client.callTool({
+      name: "caveman_retrieve",
+      arguments: { recovery_handle: handle },
+    })) as {
+      content: Array<{ text: string }>;
+    };
+    expect(back.content[0]!.text).toBe(log);
+    const edit = (await client.callTool({ name: "be-read", arguments: { path: join(home, "x") } })) as {
+      isError?: boolean;
+      content: Array<{ text: string }>;
+    };
+    expect(edit.isError).toBe(true);
+    expect(edit.content[0]!.text).toMatch(
+      /^be_outside_roots: refusing to use .* your home directory.*--root DIR/,
+    );
     const doctor = spawnSync(process.execPath, [CLI, "doctor"], { env, cwd: home, encoding: "utf8" });
     expect(doctor.status).toBe(1);
-    expect(doctor.stdout).toMatch(/^FAIL root: refusing to use .*--root DIR/m);
+    expect(doctor.stdout).toMatch(/^FAIL root: refusing to use .*--root DIR.*serves retrieve and compress/m);
     const explicit = spawnSync(process.execPath, [CLI, "doctor", "--root", home], {
       env,
       cwd: home,

@@ -4,7 +4,7 @@ export type { HookErrorCode } from "./errors.js";
 export { HookError, isHookError } from "./errors.js";
 export type { HookDecision } from "./event.js";
 export type { GeminiOptions } from "./gemini.js";
-export { DEFAULT_GEMINI_RETRIEVE_TOOL, geminiAfterTool } from "./gemini.js";
+export { geminiAfterTool } from "./gemini.js";
 export { readPersisted } from "./persisted.js";
 export { hintForCommand, hintForPath, kindAllowed, toolRefusal, wantsRaw } from "./policy.js";
 export type { HookHost, HookRun } from "./run.js";

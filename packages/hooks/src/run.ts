@@ -34,7 +34,9 @@ export async function runHook(
     decision =
       host === "claude-code"
         ? await claudeCodePostToolUse(event, ctx)
-        : await geminiAfterTool(event, ctx, gemini);
+        : gemini
+          ? await geminiAfterTool(event, ctx, gemini)
+          : { pass: "no_gemini_temp_root" };
   } catch (err) {
     return {
       stdout: "",

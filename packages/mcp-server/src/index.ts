@@ -28,7 +28,7 @@ export type { SessionStats } from "./session.js";
 export { DISTINCT_RETRIEVE_LIMIT, Session } from "./session.js";
 export type { CompressArgs, CompressionDeps, CompressReport } from "./tools/compression.js";
 export { compressInput, renderCompress } from "./tools/compression.js";
-export type { CavemanToolsOptions, StoreInfo } from "./tools/index.js";
+export type { CavemanToolsOptions, Retrieved, StoreInfo } from "./tools/index.js";
 export { createCavemanTools } from "./tools/index.js";
 export {
   DEFAULT_MAX_INBOUND_BYTES,

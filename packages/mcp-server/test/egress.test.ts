@@ -3,7 +3,8 @@
 // or process-spawning module, and on any call of `fetch`. The npm launcher is exempt (it lives in
 // npm/, which this scan does not cover) because spawning the platform binary is its job. Two source
 // files are named: the Redis backend of the CCR store (ALLOWED) and the MCP proxy's spawn of the
-// server it wraps (LIMITED: exactly its `node:child_process` import, nothing else).
+// server it wraps and the install's run of `claude plugin …` (LIMITED: exactly their
+// `node:child_process` import, nothing else).
 // The same scan proves one owner of the environment: only the binary's config module (and the
 // modules it splits into under `config/`) reads `process.env`, calls `process.cwd()`, or looks up
 // a variable by name (`env.CAVEMAN_…`, `env["XDG_CACHE_HOME"]`, a bare "CAVEMAN_…" string).
@@ -22,6 +23,8 @@ const SOURCE = /\.(?:[cm]?ts|[cm]?js|tsx)$/;
 /** Files allowed exactly these violations, and nothing else banned. */
 const LIMITED: Record<string, readonly string[]> = {
   [join("packages", "mcp-server", "src", "proxy", "spawn.ts")]: ["import of node:child_process"],
+  // `install claude-code` runs the host's own `claude plugin …` commands.
+  [join("apps", "caveman-mcp", "src", "commands", "claudeCli.ts")]: ["import of node:child_process"],
 };
 
 function banned(spec: string): boolean {

@@ -86,6 +86,38 @@ export interface RunOptions {
   args?: string[];
   /** More environment for the CLI, which its hooks and MCP servers inherit. */
   env?: Record<string, string>;
+  /**
+   * false: no `--mcp-config`/`--strict-mcp-config`, so the servers come from the HOME's own
+   * settings and plugins (the plugin tier installs caveman-mcp there the user's way).
+   */
+  mcpConfig?: false;
+}
+
+/** The CLI's environment: throwaway HOME, telemetry and updates off, every proxy at a closed port. */
+export async function hostEnv(home: string, apiUrl: string, extra: Record<string, string> = {}) {
+  const proxy = `http://127.0.0.1:${await closedPort()}`;
+  return {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, ".config"),
+    XDG_CACHE_HOME: join(home, ".cache"),
+    ANTHROPIC_BASE_URL: apiUrl,
+    ANTHROPIC_API_KEY: "sk-ant-host-test-dummy",
+    DISABLE_TELEMETRY: "1",
+    DISABLE_AUTOUPDATER: "1",
+    DISABLE_ERROR_REPORTING: "1",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    HTTPS_PROXY: proxy,
+    HTTP_PROXY: proxy,
+    https_proxy: proxy,
+    http_proxy: proxy,
+    NO_PROXY: "127.0.0.1,localhost",
+    no_proxy: "127.0.0.1,localhost",
+    IS_SANDBOX: "1",
+    MCP_CONNECTION_NONBLOCKING: "0",
+    MCP_TIMEOUT: "30000",
+    ...extra,
+  } as Record<string, string>;
 }
 
 export async function runClaude(options: RunOptions): Promise<ClaudeRun> {
@@ -110,29 +142,7 @@ export async function runClaude(options: RunOptions): Promise<ClaudeRun> {
       },
     }),
   );
-  const proxy = `http://127.0.0.1:${await closedPort()}`;
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? "/usr/bin:/bin",
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, ".config"),
-    XDG_CACHE_HOME: join(home, ".cache"),
-    ANTHROPIC_BASE_URL: options.apiUrl,
-    ANTHROPIC_API_KEY: "sk-ant-host-test-dummy",
-    DISABLE_TELEMETRY: "1",
-    DISABLE_AUTOUPDATER: "1",
-    DISABLE_ERROR_REPORTING: "1",
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-    HTTPS_PROXY: proxy,
-    HTTP_PROXY: proxy,
-    https_proxy: proxy,
-    http_proxy: proxy,
-    NO_PROXY: "127.0.0.1,localhost",
-    no_proxy: "127.0.0.1,localhost",
-    IS_SANDBOX: "1",
-    MCP_CONNECTION_NONBLOCKING: "0",
-    MCP_TIMEOUT: "30000",
-    ...options.env,
-  };
+  const env = await hostEnv(home, options.apiUrl, options.env);
   const args = [
     "-p",
     options.prompt,
@@ -141,9 +151,7 @@ export async function runClaude(options: RunOptions): Promise<ClaudeRun> {
     "--verbose",
     "--permission-mode",
     "bypassPermissions",
-    "--mcp-config",
-    mcpConfig,
-    "--strict-mcp-config",
+    ...(options.mcpConfig === false ? [] : ["--mcp-config", mcpConfig, "--strict-mcp-config"]),
     ...(options.args ?? []),
   ];
   const started = Date.now();

@@ -1,25 +1,36 @@
 // `stats` and `chips` for people and scripts. Contract: they open the same stores the server
 // uses (so they see what any server process wrote), print a short table or one JSON object with
-// --json, and exit 0, or 1 when the thing asked for does not exist.
+// --json, and exit 0, or 1 when the thing asked for does not exist. `stats` leads with the
+// savings journal (today, one session, all time; retrieves netted out) and the same figures are
+// under `savings` in --json.
 import { type ChipMeta, isChipStoreError, parseChipRef } from "@caveman/chip-store";
+import { startOfLocalDay, summarize } from "@caveman/savings";
 import type { Command } from "../args.js";
 import type { Config } from "../config.js";
 import { stderrLogger } from "../logger.js";
+import { savingsJournal } from "../savings.js";
 import { describeStore, openStores } from "../stores.js";
 import { checkTeam } from "../team.js";
 import { type Io, writeOut } from "./io.js";
+import { renderSavings } from "./savingsView.js";
 
 export async function runStats(
   command: Extract<Command, { name: "stats" }>,
   config: Config,
   io: Io,
 ): Promise<number> {
+  const journal = savingsJournal(config);
+  const savings = summarize(journal.read(), {
+    dayStart: startOfLocalDay(Date.now()),
+    ...(command.session ? { session: command.session } : {}),
+  });
   const stores = openStores(config, stderrLogger(io.stderr));
   try {
     const ccr = stores.ccr.stats();
     const chips = stores.chips.list().length;
     const team = stores.team ? await checkTeam(stores.team) : undefined;
     const out = {
+      savings: { ...savings, journal: journal.path },
       store: { ...stores.store, ...ccr },
       chips: { dir: config.chipDir, count: chips },
       ...(team ? { team } : {}),
@@ -28,7 +39,8 @@ export async function runStats(
     else {
       await writeOut(
         io,
-        `store    ${describeStore(stores.store)}\n` +
+        `${renderSavings(savings, journal.path)}\n` +
+          `store    ${describeStore(stores.store)}\n` +
           `entries  ${ccr.entries} (${ccr.bytes} bytes of ${ccr.budgetBytes}, ${ccr.hits} hits)\n` +
           `chips    ${chips} in ${config.chipDir}\n` +
           (team ? `team     ${team.detail}\n` : ""),

@@ -1,6 +1,7 @@
 // `doctor`: checks what the server would use and prints the config it would run with. Contract:
 // read-only apart from creating missing store/chip directories (which the server would create
-// too); each check is one line `ok|FAIL <what>: <detail>`; exit 0 when all pass, 1 otherwise.
+// too; the hook samples go to a temporary store); each check is one line `ok|FAIL <what>:
+// <detail>`, and a failing one ends with `fix: …`; exit 0 when all pass, 1 otherwise.
 import { accessSync, constants, statSync } from "node:fs";
 import type { Command } from "../args.js";
 import type { Config } from "../config.js";
@@ -8,7 +9,7 @@ import { describeStore, openStores } from "../stores.js";
 import { checkTeam } from "../team.js";
 import { VERSION } from "../version.js";
 import { type Check, hookChecks } from "./hookCheck.js";
-import type { SelfCommand } from "./hostFiles.js";
+import { installChecks } from "./installCheck.js";
 import { type Io, writeOut } from "./io.js";
 
 function mode(path: string): string {
@@ -19,7 +20,6 @@ export async function runDoctor(
   command: Extract<Command, { name: "doctor" }>,
   config: Config,
   io: Io,
-  self: SelfCommand,
 ): Promise<number> {
   const checks: Check[] = [];
   const quiet = { info() {}, warn() {}, error() {} };
@@ -36,8 +36,8 @@ export async function runDoctor(
       ok: persistent || asked,
       what: "ccr store",
       detail: info.fallback
-        ? `${info.path} cannot be used; ${describeStore(info)}`
-        : `${where}, ${s.entries} entries, ${s.bytes} bytes`,
+        ? `${info.path} cannot be used; ${describeStore(info)}; fix: make ${info.path} writable, or run on Node 22.13+ (node:sqlite)`
+        : `${where}, ${s.entries} entries, ${s.bytes} bytes${persistent || asked ? "" : "; fix: make the store's directory writable"}`,
     });
     let chipDetail = `${config.chipDir}`;
     let chipOk = stores.chipsPersisted;
@@ -48,16 +48,22 @@ export async function runDoctor(
         if ((statSync(config.chipDir).mode & 0o077) !== 0) chipDetail += "; warning: readable by others";
       } catch (err) {
         chipOk = false;
-        chipDetail += ` not writable (${(err as NodeJS.ErrnoException).code})`;
+        chipDetail += ` not writable (${(err as NodeJS.ErrnoException).code}); fix: --chip-dir DIR (a writable directory)`;
       }
-    } else chipDetail += " cannot be created; chips would be memory-only";
+    } else
+      chipDetail +=
+        " cannot be created; chips would be memory-only; fix: --chip-dir DIR (a writable directory)";
     checks.push({ ok: chipOk, what: "chip dir", detail: chipDetail });
     if (stores.team) checks.push({ what: "team store", ...(await checkTeam(stores.team)) });
   } finally {
     stores.close();
   }
   if (config.implicitRootRefusal)
-    checks.push({ ok: false, what: "root", detail: config.implicitRootRefusal });
+    checks.push({
+      ok: false,
+      what: "root",
+      detail: `${config.implicitRootRefusal} (until then the server serves retrieve and compress, and its edit tools answer with this)`,
+    });
   for (const root of config.implicitRootRefusal ? [] : config.roots) {
     try {
       accessSync(root, constants.R_OK | constants.W_OK);
@@ -66,11 +72,11 @@ export async function runDoctor(
       checks.push({
         ok: false,
         what: "root",
-        detail: `${root} not readable/writable (${(err as NodeJS.ErrnoException).code})`,
+        detail: `${root} not readable/writable (${(err as NodeJS.ErrnoException).code}); fix: --root DIR (a directory you can write)`,
       });
     }
   }
-  checks.push(...(await hookChecks(config, self)));
+  checks.push(...installChecks(config), ...(await hookChecks(config)));
   const effective = {
     version: VERSION,
     roots: config.roots,

@@ -5,13 +5,14 @@
 // slow output all end in an empty stdout. The store
 // is SQLite only (a memory store would hand the model a handle that dies with this process), opened
 // only when something is about to be stored, with a busy timeout inside the remaining budget.
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import type { Readable } from "node:stream";
 import type { CcrStore } from "@caveman/ccr-store";
 import { openSqliteStore } from "@caveman/ccr-store/sqlite";
 import { type HookContext, runHook } from "@caveman/hooks";
 import type { Command } from "../args.js";
 import type { Config } from "../config.js";
+import { keptRecorder } from "../savings.js";
 import { ensureDir } from "../stores.js";
 import { type Io, writeOut } from "./io.js";
 
@@ -55,20 +56,38 @@ function readStdin(
   });
 }
 
+/** The host's session id in a hook event (`session_id`), read from its start without parsing it all. */
+function sessionOf(event: string): string | undefined {
+  return /"session_id"\s*:\s*"([\w.:@-]{1,128})"/.exec(event.slice(0, 8192))?.[1];
+}
+
 /**
  * The hook's context: `@caveman/keep` with the engine on this thread, loaded only when a text is
  * worth compressing (a pass never loads the engine, the tokenizer or the store), and the store
- * opened on first use through `store`.
+ * opened on first use through `store`. Each stand-in is journaled (`onKept`), with `journal`'s
+ * host and session.
  */
-export function hookContext(config: Config, deadline: number, store: () => CcrStore): HookContext {
+export function hookContext(
+  config: Config,
+  deadline: number,
+  store: () => CcrStore,
+  journal?: { host: string; session?: string },
+): HookContext {
   const expired = () => Date.now() > deadline;
+  const record = journal ? keptRecorder(config, journal.host, journal.session) : undefined;
   return {
     settings: config.hooks.settings,
     persistRoots: config.hooks.persistRoots,
     expired,
     keep: async (req) => {
       const { inlineRunner, keep } = await import("@caveman/keep");
-      return keep(req, { run: inlineRunner, store: { put: (o, m) => store().put(o, m) }, expired });
+      return keep(req, {
+        run: inlineRunner,
+        store: { put: (o, m) => store().put(o, m) },
+        expired,
+        // The producer starts with the tool's name (`Bash: cat app.log`); the journal keeps that name only.
+        ...(record ? { onKept: record(req.producer ?? "unknown") } : {}),
+      });
     },
     keepText: (text, meta) => Promise.resolve(store().put(text, meta).handle),
   };
@@ -112,11 +131,18 @@ export async function runHookCommand(
     } else if (text === null) {
       reason = "stdin_unfinished";
     } else {
-      const ctx = hookContext(config, deadline, () => {
-        store ??= openHookStore(config, deadline);
-        return store;
-      });
-      const run = await runHook(command.host, text, ctx);
+      const session = sessionOf(text);
+      const ctx = hookContext(
+        config,
+        deadline,
+        () => {
+          store ??= openHookStore(config, deadline);
+          return store;
+        },
+        { host: command.host, ...(session ? { session } : {}) },
+      );
+      // Gemini's stand-ins go to its project temp directory, the one place its read_file reads unwrapped.
+      const run = await runHook(command.host, text, ctx, { tempRoot: join(config.hooks.geminiDir, "tmp") });
       reason = run.reason;
       if (run.stdout !== "" && Date.now() <= deadline) await writeOut(io, run.stdout);
       else if (run.stdout !== "") reason = "deadline";

@@ -1,14 +1,15 @@
-// The hook part of `doctor`: for each host, whether our entries are installed, and — end to end in
-// this process — that the hook compresses a sample with the configured store and prints a shape
-// that host accepts, and that the original comes back from the store byte-exact. Contract: only
-// the sample's original (and, for Gemini, its stand-in) is written, to the configured store.
+// The hook part of `doctor`: end to end in this process, that the hook compresses a sample and
+// prints a shape that host accepts, and that the original comes back from the store byte-exact.
+// Contract: the samples go to a temporary SQLite store (the same driver and binding as the
+// configured one), removed afterwards — the user's real store never gets doctor's entries.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { type CcrStore, originalText } from "@caveman/ccr-store";
 import { claudeCodeShapeProblem, type HookContext, type HookHost, runHook } from "@caveman/hooks";
-import { parseKeptHeader } from "@caveman/keep/note";
+import { parseKeptHeader } from "@caveman/keep";
 import type { Config } from "../config.js";
 import { hookContext, openHookStore } from "./hook.js";
-import type { SelfCommand } from "./hostFiles.js";
-import { installState } from "./install.js";
 
 export interface Check {
   ok: boolean;
@@ -26,7 +27,7 @@ function sampleLog(): string {
   return `${lines.join("\n")}\n`;
 }
 
-function sampleEvent(host: HookHost, log: string): string {
+function sampleEvent(host: HookHost, log: string, transcript: string): string {
   return JSON.stringify(
     host === "claude-code"
       ? {
@@ -37,9 +38,14 @@ function sampleEvent(host: HookHost, log: string): string {
         }
       : {
           hook_event_name: "AfterTool",
+          transcript_path: transcript,
           tool_name: "run_shell_command",
           tool_input: { command: "cat /var/log/doctor.log" },
-          tool_response: { llmContent: log, returnDisplay: "" },
+          // As Gemini CLI hands it over: the shell output inside its untrusted wrapper.
+          tool_response: {
+            llmContent: `<untrusted_context>\n${log}\n</untrusted_context>`,
+            returnDisplay: "",
+          },
         },
   );
 }
@@ -55,18 +61,22 @@ function verify(host: HookHost, stdout: string, log: string, store: CcrStore): s
     if (problem) return problem;
     text = (h.updatedToolOutput as { stdout: string }).stdout;
   } else {
-    const tail = h.tailToolCallRequest as
-      | { name?: unknown; args?: { recovery_handle?: unknown } }
-      | undefined;
+    const tail = h.tailToolCallRequest as { name?: unknown; args?: { file_path?: unknown } } | undefined;
     if (
       h.hookEventName !== "AfterTool" ||
-      typeof tail?.name !== "string" ||
-      typeof tail.args?.recovery_handle !== "string"
+      tail?.name !== "read_file" ||
+      typeof tail.args?.file_path !== "string"
     )
-      return "no tailToolCallRequest of caveman_retrieve";
-    const standIn = store.get(tail.args.recovery_handle);
-    if (!standIn) return "the stand-in is not in the store";
-    text = originalText(standIn) ?? "";
+      return "no tailToolCallRequest of read_file";
+    try {
+      text = readFileSync(tail.args.file_path, "utf8");
+    } catch {
+      return "the stand-in file is missing";
+    }
+    // The header (the way back) must be outside Gemini's untrusted wrapper: first, and not inside.
+    const wrapped = text.indexOf("<untrusted_context>");
+    if (wrapped >= 0 && text.slice(wrapped).includes("recovery_handle"))
+      return "the recovery note is inside the untrusted wrapper";
   }
   if (!text.includes("disk quota exceeded")) return "the error line of the sample is not visible";
   const handle = parseKeptHeader(text.split("\n")[0] ?? "")?.handle;
@@ -75,51 +85,54 @@ function verify(host: HookHost, stdout: string, log: string, store: CcrStore): s
   return null;
 }
 
-export async function hookChecks(config: Config, self: SelfCommand): Promise<Check[]> {
+export async function hookChecks(config: Config): Promise<Check[]> {
   const checks: Check[] = [];
   checks.push({
     ok: config.hooks.settingsError === undefined,
     what: "hook settings",
     detail:
       config.hooks.settingsError !== undefined
-        ? `${config.hooks.settingsError}; hooks pass everything until it is fixed`
+        ? `${config.hooks.settingsError}; hooks pass everything until it is fixed; fix: correct or remove ${config.hooks.file}`
         : `${config.hooks.file}${config.hooks.fileFound ? "" : " (absent: defaults)"}; ${config.hooks.settings.enabled ? "on" : "OFF"}, floor ${config.hooks.settings.floorTokens} tokens, budget ${config.hooks.settings.budgetMs} ms`,
   });
   for (const host of ["claude-code", "gemini"] as const) {
-    const state = installState(config, host, self);
-    const installed = state.filter((s) => s.installed).map((s) => s.file);
-    checks.push({
-      ok: true,
-      what: `${host} install`,
-      detail: installed.length
-        ? `registered in ${installed.join(", ")}`
-        : `not installed (caveman-mcp install ${host})`,
-    });
     if (config.store.kind !== "sqlite") {
       // A hook runs in a process of its own: it can only hand the server originals through a file.
+      // Asked for (--ephemeral): a hook, a process of its own, uses the SQLite store of its own config.
       checks.push({
-        ok: installed.length === 0,
+        ok: true,
         what: `${host} hook`,
-        detail: installed.length
-          ? "installed, but the store is in memory (--ephemeral): the hook's originals would die with the hook process; run the server with its SQLite store"
-          : "not run: the store is in memory (--ephemeral), which a hook process cannot share",
+        detail: "not run: this store is in memory (--ephemeral), which a hook process cannot share",
       });
       continue;
     }
     const log = sampleLog();
     let store: CcrStore | undefined;
     const deadline = Date.now() + 10_000;
+    const scratch = mkdtempSync(join(tmpdir(), "caveman-doctor-"));
+    const sampleConfig: Config = { ...config, store: { kind: "sqlite", path: join(scratch, "ccr.db") } };
+    // A Gemini project temp directory of its own, like ~/.gemini/tmp/<project>/chats/.
+    const tempRoot = join(scratch, "gemini-tmp");
+    mkdirSync(join(tempRoot, "doctor", "chats"), { recursive: true });
     try {
       const open = () => {
-        store ??= openHookStore(config, deadline);
+        store ??= openHookStore(sampleConfig, deadline);
         return store;
       };
+      // No journal: doctor's samples are not savings.
       const ctx: HookContext = {
-        ...hookContext(config, deadline, open),
+        ...hookContext(sampleConfig, deadline, open),
         settings: { ...config.hooks.settings, enabled: true },
         persistRoots: [],
       };
-      const run = await runHook(host, sampleEvent(host, log), ctx);
+      const run = await runHook(
+        host,
+        sampleEvent(host, log, join(tempRoot, "doctor", "chats", "s.jsonl")),
+        ctx,
+        {
+          tempRoot,
+        },
+      );
       const problem =
         run.stdout === ""
           ? `the sample passed through (${run.reason})`
@@ -143,6 +156,7 @@ export async function hookChecks(config: Config, self: SelfCommand): Promise<Che
       } catch {
         // Already closed.
       }
+      rmSync(scratch, { recursive: true, force: true });
     }
   }
   return checks;

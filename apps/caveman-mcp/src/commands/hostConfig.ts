@@ -1,10 +1,11 @@
 // `config <host>`: print the snippet that registers caveman-mcp with one MCP host. Contract: stdout
 // holds the snippet alone, in the host's own format (JSON, or TOML for Codex CLI), so it can be
-// redirected into a file; where it goes is said on stderr. Hosts that may start the server outside
-// the project (most of them: a global config file, or Claude Desktop's cwd of `/`) get an explicit
-// `--root`, which is the root(s) this command was given, else the working directory; VS Code gets
-// its `${workspaceFolder}`; Claude Code's project `.mcp.json` runs in the project already.
-// `config` alone lists the hosts.
+// redirected into a file; where it goes is said on stderr. A `--root` goes in only when this
+// command was given one: most of these files are global, and pinning the working directory would
+// tie every project to this one (the server takes the client's roots, else its own working
+// directory, and never `/` or home). VS Code gets its `${workspaceFolder}`. Codex gets a
+// `startup_timeout_sec` long enough for a first `npx -y`. `config` alone lists the hosts; an
+// unknown name is exit 2 with the list and the closest name.
 import type { Command } from "../args.js";
 import type { Config } from "../config.js";
 import { ConfigError } from "../errors.js";
@@ -22,6 +23,8 @@ interface HostEntry {
 }
 
 const NAME = "caveman";
+/** Seconds Codex CLI waits for the server to start (its default is 10). */
+const CODEX_STARTUP_TIMEOUT_S = 60;
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 /** A TOML basic string; JSON's escapes (\", \\, \n, \uXXXX, ...) are all valid TOML escapes. */
 const tomlString = (s: string) => JSON.stringify(s);
@@ -75,7 +78,8 @@ const HOSTS: readonly HostEntry[] = [
     file: "~/.codex/config.toml",
     format: "toml",
     render: (s) =>
-      `[mcp_servers.${NAME}]\ncommand = ${tomlString(s.command)}\nargs = [${s.args.map(tomlString).join(", ")}]\n`,
+      // Codex waits 10 s for a server by default; a first `npx -y` fetches the package, which takes longer.
+      `[mcp_servers.${NAME}]\ncommand = ${tomlString(s.command)}\nargs = [${s.args.map(tomlString).join(", ")}]\nstartup_timeout_sec = ${CODEX_STARTUP_TIMEOUT_S}\n`,
   },
   {
     id: "gemini",
@@ -86,6 +90,35 @@ const HOSTS: readonly HostEntry[] = [
   },
 ];
 
+/** Every host `config` and `install` know, by the name they take. */
+export const HOST_IDS: readonly string[] = HOSTS.map((h) => h.id);
+
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cur = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = cur;
+    }
+  }
+  return row[b.length]!;
+}
+
+/** A ConfigError (exit 2) for a host name that is not one: the list, and the closest name. */
+export function unknownHost(verb: string, name: string): ConfigError {
+  const n = name.toLowerCase();
+  const best = HOST_IDS.map((id) => ({
+    id,
+    d: id.startsWith(n) || n.startsWith(id) ? 0 : distance(n, id),
+  })).sort((a, b) => a.d - b.d)[0];
+  const hint =
+    best && best.d <= Math.max(2, Math.floor(best.id.length / 3)) ? ` Did you mean "${best.id}"?` : "";
+  return new ConfigError(`${verb}: unknown host "${name}".${hint} Hosts: ${HOST_IDS.join(", ")}`);
+}
+
 /** The server's command line for `host`, given this command's configuration. */
 function serverCommand(host: HostEntry, config: Config): { command: string; args: string[] } {
   const args = ["-y", "caveman-mcp"];
@@ -95,12 +128,9 @@ function serverCommand(host: HostEntry, config: Config): { command: string; args
   } else if (host.id === "vscode" && config.sources.roots === "default") {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: VS Code expands this variable itself.
     args.push("--root", "${workspaceFolder}");
-  } else if (host.id !== "claude-code" || config.sources.roots !== "default") {
-    if (config.implicitRootRefusal) {
-      throw new ConfigError(
-        `config ${host.id}: ${config.implicitRootRefusal.replace(/^refusing/, "would refuse")}`,
-      );
-    }
+  } else if (config.sources.roots !== "default") {
+    // Only roots the user named: most of these files are global, and a root taken from the
+    // working directory would pin every project to this one.
     for (const root of config.roots) args.push("--root", root);
   }
   return { command: "npx", args };
@@ -117,11 +147,13 @@ export async function runHostConfig(
     return 0;
   }
   const host = HOSTS.find((h) => h.id === command.host);
-  if (!host) {
-    throw new ConfigError(`config: unknown host "${command.host}" (${HOSTS.map((h) => h.id).join(", ")})`);
-  }
+  if (!host) throw unknownHost("config", command.host);
   const snippet = host.render(serverCommand(host, config));
   io.stderr.write(`caveman-mcp: ${host.title}: merge this into ${host.file}\n`);
+  if (config.families.includes("edit") && config.sources.roots === "default" && host.id !== "vscode")
+    io.stderr.write(
+      "caveman-mcp: the edit tools use the client's roots, else the server's working directory (never / or home); add --root DIR to pin one project\n",
+    );
   await writeOut(io, snippet);
   return 0;
 }

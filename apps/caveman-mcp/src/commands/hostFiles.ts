@@ -1,16 +1,23 @@
-// What `install` writes for each host, as data: which settings files, which JSON paths, which
-// values. Contract: pure (no fs); our entries are recognised by their command (`… hook <host>`)
-// and by the server name, so re-installing replaces them and uninstall finds them whatever else
-// the user added around them.
+// What an install writes into a host's settings files, as data: which files, which JSON paths,
+// which values. Contract: pure (no fs). The command a host runs is decided once (`Launch`): a
+// shared file (project scope) only ever gets `npx -y caveman-mcp@<version>`, which names no path
+// of this machine; a user file gets the stable copy under `~/.caveman/app/<version>/` (never the
+// npx cache) or the command the user gave. Ownership is by value (installRecord.ts); `legacy`
+// recognises what installs before the records wrote, and is used only for a file without one.
 import { join } from "node:path";
 import type { HooksConfig } from "../config.js";
+import { CLAUDE_HOOK_MATCHER, CLAUDE_HOOK_TIMEOUT_S } from "../plugin/layout.js";
 
 export type Scope = "user" | "project";
+export type HookHostName = "claude-code" | "gemini";
 
-/** One change to one JSON file: an element of an array (found by `isOurs`) or a member of an object. */
-export type JsonOp =
-  | { kind: "element"; path: string[]; value: unknown; isOurs: (el: unknown) => boolean }
-  | { kind: "member"; path: string[]; value: unknown };
+/** One entry of ours in one JSON file: an element of a list, or a member of an object. */
+export interface JsonOp {
+  kind: "element" | "member";
+  path: string[];
+  value: unknown;
+  legacy: (value: unknown) => boolean;
+}
 
 export interface FilePlan {
   file: string;
@@ -18,30 +25,35 @@ export interface FilePlan {
 }
 
 export interface HostPlan {
-  host: string;
+  host: HookHostName;
   files: FilePlan[];
-  /** What to tell the user after a successful install. */
   notes: string[];
 }
 
-/** How to start this very binary: its own node and script, or the command the user gave. */
-export interface SelfCommand {
+/** How hosts start caveman-mcp: `command args…`, and whether it may go into a shared file. */
+export interface Launch {
   command: string;
   args: string[];
+  /** True when it names nothing of this machine (`npx -y caveman-mcp@<version>`). */
+  portable: boolean;
 }
 
-const SERVER_NAME = "caveman";
+export const SERVER_NAME = "caveman";
+
+export function npxLaunch(version: string): Launch {
+  return { command: "npx", args: ["-y", `caveman-mcp@${version}`], portable: true };
+}
 
 /** A POSIX shell word for `s` (hook commands run through the shell). */
 function shellWord(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`;
 }
 
-function hookCommandLine(self: SelfCommand, host: "claude-code" | "gemini"): string {
-  return [self.command, ...self.args, "hook", host].map(shellWord).join(" ");
+function commandLine(launch: Launch, ...rest: string[]): string {
+  return [launch.command, ...launch.args, ...rest].map(shellWord).join(" ");
 }
 
-function hookOwner(host: string): (el: unknown) => boolean {
+function legacyHook(host: HookHostName): (el: unknown) => boolean {
   const suffix = ` hook ${host}`;
   return (el) => {
     const hooks = (el as { hooks?: unknown } | null)?.hooks;
@@ -56,100 +68,85 @@ function hookOwner(host: string): (el: unknown) => boolean {
   };
 }
 
-export function planFor(host: string, scope: Scope, hooks: HooksConfig, self: SelfCommand): HostPlan | null {
+function legacyServer(value: unknown): boolean {
+  const v = value as { command?: unknown; args?: unknown } | null;
+  const words = [v?.command, ...(Array.isArray(v?.args) ? v.args : [])].filter(
+    (w) => typeof w === "string",
+  ) as string[];
+  return words.includes("--tools") && words.some((w) => /caveman-mcp|\/cli\.m?js$/.test(w));
+}
+
+/** Our hook group in a host's list for `event`. */
+function hookOp(host: HookHostName, event: string, matcher: string, hook: Record<string, unknown>): JsonOp {
+  return {
+    kind: "element",
+    path: ["hooks", event],
+    legacy: legacyHook(host),
+    value: { matcher, hooks: [hook] },
+  };
+}
+
+/** Our MCP server under `mcpServers.caveman`. */
+function serverOp(value: Record<string, unknown>): JsonOp {
+  return { kind: "member", path: ["mcpServers", SERVER_NAME], legacy: legacyServer, value };
+}
+
+export function settingsPlan(
+  host: HookHostName,
+  scope: Scope,
+  hooks: HooksConfig,
+  launch: Launch,
+  tools: readonly string[],
+): HostPlan {
   const base = scope === "user" ? hooks.home : hooks.cwd;
+  const serverArgs = [...launch.args, "--tools", tools.join(",")];
+  const command = commandLine(launch, "hook", host);
   if (host === "claude-code") {
     const settings =
       scope === "user" ? join(hooks.claudeDir, "settings.json") : join(base, ".claude", "settings.json");
     const mcp = scope === "user" ? hooks.claudeJson : join(base, ".mcp.json");
+    const hook = { type: "command", command, timeout: CLAUDE_HOOK_TIMEOUT_S };
     return {
       host,
       files: [
-        {
-          file: settings,
-          ops: [
-            {
-              kind: "element",
-              path: ["hooks", "PostToolUse"],
-              isOurs: hookOwner("claude-code"),
-              value: {
-                matcher: "Bash|Read|Grep|mcp__.*",
-                // Seconds. Our own budget is far shorter; this only bounds a wedged process.
-                hooks: [{ type: "command", command: hookCommandLine(self, "claude-code"), timeout: 30 }],
-              },
-            },
-          ],
-        },
-        {
-          file: mcp,
-          ops: [
-            {
-              kind: "member",
-              path: ["mcpServers", SERVER_NAME],
-              value: {
-                type: "stdio",
-                command: self.command,
-                args: [...self.args, "--tools", "retrieve,edit"],
-              },
-            },
-          ],
-        },
+        { file: settings, ops: [hookOp(host, "PostToolUse", CLAUDE_HOOK_MATCHER, hook)] },
+        { file: mcp, ops: [serverOp({ type: "stdio", command: launch.command, args: serverArgs })] },
       ],
       notes: ["Restart Claude Code; `caveman-mcp doctor` checks the hook end to end."],
     };
   }
-  if (host === "gemini") {
-    const settings = join(scope === "user" ? hooks.geminiDir : join(base, ".gemini"), "settings.json");
-    return {
-      host,
-      files: [
-        {
-          file: settings,
-          ops: [
-            {
-              kind: "element",
-              path: ["hooks", "AfterTool"],
-              isOurs: hookOwner("gemini"),
-              value: {
-                matcher: "run_shell_command|read_file|search_file_content|grep_search|mcp_.*",
-                // Milliseconds in Gemini CLI.
-                hooks: [
-                  {
-                    name: "caveman",
-                    type: "command",
-                    command: hookCommandLine(self, "gemini"),
-                    timeout: 30000,
-                  },
-                ],
-              },
-            },
-            {
-              kind: "member",
-              path: ["mcpServers", SERVER_NAME],
-              // The hook swaps a large result for a tail call of caveman_retrieve; `trust` lets that
-              // call run without a prompt, and this server offers nothing but that read-only tool.
-              value: { command: self.command, args: [...self.args, "--tools", "retrieve"], trust: true },
-            },
-          ],
-        },
-      ],
-      notes: ["Restart Gemini CLI; `caveman-mcp doctor` checks the hook end to end."],
-    };
-  }
-  return null;
+  const settings = join(scope === "user" ? hooks.geminiDir : join(base, ".gemini"), "settings.json");
+  // Milliseconds in Gemini CLI.
+  const hook = { name: "caveman", type: "command", command, timeout: 30000 };
+  const matcher = "run_shell_command|read_file|search_file_content|grep_search|mcp_.*";
+  return {
+    host,
+    files: [
+      {
+        file: settings,
+        ops: [
+          hookOp(host, "AfterTool", matcher, hook),
+          // `trust` lets the model's caveman_retrieve run without a prompt; only read-only tools are
+          // served unless edit was asked for, and then the user confirms as usual.
+          serverOp({ command: launch.command, args: serverArgs, trust: !tools.includes("edit") }),
+        ],
+      },
+    ],
+    notes: ["Restart Gemini CLI; `caveman-mcp doctor` checks the hook end to end."],
+  };
 }
 
 /** Hosts that cannot replace tool output from a hook: the way in is the proxy around their MCP servers. */
-export function proxyAdvice(host: string, self: SelfCommand): string {
-  const proxy = [self.command, ...self.args, "proxy", "--"].map(shellWord).join(" ");
+export function proxyAdvice(host: string, launch: Launch): string {
   return [
-    `${host} cannot replace a tool's output from a hook. Wrap each MCP server whose results are large:`,
+    `${host} cannot replace a tool's output from a hook, so nothing was written. Wrap each MCP server whose results are large:`,
     "",
     `  before: <command> [args...]`,
-    `  after:  ${proxy} <command> [args...]`,
+    `  after:  ${commandLine(launch, "proxy", "--")} <command> [args...]`,
     "",
     "The proxy passes everything through unchanged except large text results, which it compresses",
-    "(originals kept for caveman_retrieve, which it adds to that server's tools).",
+    `(originals kept for caveman_retrieve, which it adds to that server's tools). \`caveman-mcp config ${host}\``,
+    "prints the snippet that registers caveman-mcp itself.",
     "",
   ].join("\n");
 }

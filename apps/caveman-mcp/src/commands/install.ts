@@ -1,256 +1,280 @@
-// `install <host>` / `uninstall <host>`: register the hook and the MCP server in a host's settings.
-// Contract: idempotent (a second install changes nothing); `--dry-run` prints the unified diff of
-// every file and writes nothing; the user's other settings keep their bytes (see jsonEdit.ts);
-// before the first change to a file its exact bytes are kept under `<caveman home>/backups/`,
-// and a file is replaced atomically (temp file in the same directory, fsync, rename, mode kept).
-// Uninstall restores that backup byte for byte when the file is still exactly as install left it,
-// and otherwise removes only our entries. Hosts without hooks get the proxy line, nothing written.
-import { createHash } from "node:crypto";
-import {
-  closeSync,
-  existsSync,
-  fsyncSync,
-  openSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  statSync,
-  unlinkSync,
-  writeSync,
-} from "node:fs";
-import { basename, dirname, join } from "node:path";
-import { createTwoFilesPatch } from "diff";
+// `install <host>` / `uninstall <host>`. Contract:
+// - Claude Code, user scope: the plugin, installed the host's way — the marketplace is the stable
+//   copy under `<caveman home>/app/<version>/` (stableCopy.ts), then `claude plugin marketplace add`
+//   and `claude plugin install caveman-mcp@caveman-mcp`; entries an older install put in the
+//   settings files are removed (by value). Where `claude` has no plugin commands, the settings files
+//   get the same hook and server, pointing at that stable copy — never at the npx cache.
+// - Project scope (both hosts): shared files get only `npx -y caveman-mcp@<version>` (no path of
+//   this machine), and the output says so.
+// - Gemini CLI, user scope: its settings file, pointing at the stable copy.
+// - Tool families: `retrieve` alone unless `--tools` names others (the hook compresses outside the
+//   model's calls, so the compression tools would only add to every request); `--tools
+//   retrieve,edit` adds the edit tools.
+// - Other known hosts get the proxy line (nothing is written); an unknown name or a typo is exit 2
+//   with the list and the closest name. Everything else: settingsInstall.ts.
+import { resolve } from "node:path";
 import type { Command } from "../args.js";
 import type { Config } from "../config.js";
-import { ensureDir } from "../stores.js";
-import { type FilePlan, planFor, proxyAdvice, type SelfCommand } from "./hostFiles.js";
+import { DEFAULT_TOOLS, MARKETPLACE, PLUGIN_ID } from "../plugin/layout.js";
+import { VERSION } from "../version.js";
+import { claudeCli } from "./claudeCli.js";
+import { HOST_IDS, unknownHost } from "./hostConfig.js";
+import { type HookHostName, type Launch, npxLaunch, proxyAdvice, settingsPlan } from "./hostFiles.js";
 import { type Io, writeOut } from "./io.js";
-import { applyOps, removeOps, SettingsFileError } from "./jsonEdit.js";
+import { SettingsFileError } from "./jsonEdit.js";
+import {
+  commitChanges,
+  diffOf,
+  type FileChange,
+  InstallConflict,
+  planInstall,
+  planUninstall,
+} from "./settingsInstall.js";
+import {
+  InstallSourceError,
+  pruneStableCopies,
+  serverSourceOf,
+  stageApp,
+  writeMarketplace,
+} from "./stableCopy.js";
 
-interface Manifest {
-  path: string;
-  existed: boolean;
-  /** sha256 of the file as install last wrote it. */
-  installed_sha256: string;
+type InstallCommand = Extract<Command, { name: "install" | "uninstall" }>;
+
+/** How this very binary is running: its node and its script. */
+export interface SelfCommand {
+  command: string;
+  args: string[];
 }
 
-const sha = (text: string) => createHash("sha256").update(text).digest("hex");
-
-function backupDir(config: Config, file: string): string {
-  return join(config.hooks.cavemanHome, "backups", sha(file).slice(0, 16));
+function toolsOf(config: Config, host: HookHostName): string[] {
+  const asked = config.sources.families === "flag" ? [...config.families] : DEFAULT_TOOLS.split(",");
+  // Gemini's hook may hand a result to caveman_retrieve: the family must be there.
+  if (host === "gemini" && !asked.includes("retrieve") && !asked.includes("compress"))
+    asked.unshift("retrieve");
+  return asked;
 }
 
-function readMaybe(file: string): string | null {
-  try {
-    return readFileSync(file, "utf8");
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw err;
+function launchOf(
+  command: InstallCommand,
+  config: Config,
+  self: SelfCommand,
+): { launch: Launch; note?: string } {
+  if (command.command) {
+    const words = command.command.trim().split(/\s+/);
+    return { launch: { command: words[0]!, args: words.slice(1), portable: false } };
   }
+  if (command.scope === "project")
+    return {
+      launch: npxLaunch(VERSION),
+      note: `Shared files name \`npx -y caveman-mcp@${VERSION}\` only (no path of this machine); each hook call pays npx's start-up.`,
+    };
+  const staged = stageApp({
+    cavemanHome: config.hooks.cavemanHome,
+    version: VERSION,
+    source: serverSourceOf(self.args[0] ?? ""),
+  });
+  return {
+    launch: { command: self.command, args: [staged.server], portable: false },
+    note: `Registered the stable copy ${staged.dir} (it survives npx cache cleans).`,
+  };
 }
 
-function readManifest(dir: string): Manifest | null {
-  try {
-    return JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as Manifest;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Temp file beside the target, fsync, rename: the file is either the old or the new one. A
- * symlinked settings file (dotfile managers do that) is written through, so the link survives.
- */
-function writeAtomic(link: string, text: string, mode?: number): void {
-  let file = link;
-  try {
-    file = realpathSync(link);
-  } catch {
-    // Not there yet: created as a plain file.
-  }
-  ensureDir(dirname(file));
-  const tmp = join(dirname(file), `.${basename(file)}.caveman-${process.pid}.tmp`);
-  const fd = openSync(tmp, "w", mode ?? 0o600);
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    renameSync(tmp, file);
-  } catch (err) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // Nothing to clean.
-    }
-    throw err;
-  }
-}
-
-function modeOf(file: string): number | undefined {
-  try {
-    return statSync(file).mode & 0o7777;
-  } catch {
-    return undefined;
-  }
-}
-
-function diffOf(file: string, before: string | null, after: string | null): string {
-  return createTwoFilesPatch(
-    before === null ? "/dev/null" : file,
-    after === null ? "/dev/null" : file,
-    before ?? "",
-    after ?? "",
-    undefined,
-    undefined,
-    { context: 3 },
+function report(changes: FileChange[], dryRun: boolean, config: Config): string[] {
+  if (!dryRun) return commitChanges(config.hooks.cavemanHome, changes, new Date());
+  return changes.flatMap((c) =>
+    c.after === c.target.text
+      ? [`unchanged ${c.target.file}`]
+      : [`would change ${c.target.file}:`, diffOf(c)],
   );
 }
 
-interface Change {
-  file: string;
-  before: string | null;
-  after: string | null;
-  backup?: string;
-}
-
-function planInstall(plan: FilePlan): Change {
-  const before = readMaybe(plan.file);
-  return { file: plan.file, before, after: applyOps(plan.file, before, plan.ops) };
-}
-
-function commitInstall(config: Config, change: Change): void {
-  const dir = backupDir(config, change.file);
-  const previous = readManifest(dir);
-  ensureDir(dir);
-  if (!previous) {
-    // The first install keeps the true pre-install bytes; later ones never overwrite them.
-    if (change.before !== null) writeAtomic(join(dir, "original"), change.before);
+function viaSettings(
+  command: InstallCommand,
+  config: Config,
+  self: SelfCommand,
+  host: HookHostName,
+): string[] {
+  const within = command.scope === "project" ? config.hooks.cwd : undefined;
+  if (command.name === "uninstall") {
+    // The values to recognise come from the records; the launch only shapes the plan's paths.
+    const plan = settingsPlan(host, command.scope, config.hooks, npxLaunch(VERSION), toolsOf(config, host));
+    return report(
+      plan.files.map((f) => planUninstall(config.hooks.cavemanHome, f, within)),
+      command.dryRun,
+      config,
+    );
   }
-  writeAtomic(change.file, change.after ?? "", modeOf(change.file));
-  const manifest: Manifest = {
-    path: change.file,
-    existed: previous ? previous.existed : change.before !== null,
-    installed_sha256: sha(change.after ?? ""),
-  };
-  writeAtomic(join(dir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
-  change.backup = dir;
+  const { launch, note } =
+    command.dryRun && command.scope === "user" && !command.command
+      ? {
+          launch: { command: self.command, args: ["<stable copy>/cli.mjs"], portable: false },
+          note: undefined,
+        }
+      : launchOf(command, config, self);
+  const plan = settingsPlan(host, command.scope, config.hooks, launch, toolsOf(config, host));
+  const lines = report(
+    plan.files.map((f) => planInstall(config.hooks.cavemanHome, f, within)),
+    command.dryRun,
+    config,
+  );
+  if (!command.dryRun) lines.push("", ...(note ? [note] : []), ...plan.notes);
+  return lines;
 }
 
-function planUninstall(config: Config, plan: FilePlan): Change & { restore: boolean } {
-  const before = readMaybe(plan.file);
-  const dir = backupDir(config, plan.file);
-  const manifest = readManifest(dir);
-  const original = manifest?.existed ? readMaybe(join(dir, "original")) : null;
-  if (before === null) return { file: plan.file, before, after: null, restore: false };
-  if (manifest && sha(before) === manifest.installed_sha256 && (original !== null || !manifest.existed)) {
-    return { file: plan.file, before, after: original, restore: true, backup: dir };
+/** Claude Code, user scope, through its plugin commands; null when this `claude` has none. */
+function viaPlugin(command: InstallCommand, config: Config, self: SelfCommand): string[] | null {
+  const cli = claudeCli(config.hooks.env);
+  const version = cli.pluginCommands();
+  if (version === null) return null;
+  const tools = toolsOf(config, "claude-code").join(",");
+  const lines: string[] = [];
+  if (command.name === "install") {
+    const staged = command.dryRun
+      ? { dir: `${config.hooks.cavemanHome}/app/${VERSION}` }
+      : stageApp({
+          cavemanHome: config.hooks.cavemanHome,
+          version: VERSION,
+          source: serverSourceOf(self.args[0] ?? ""),
+        });
+    const steps = [
+      ["plugin", "marketplace", "add", staged.dir, "--scope", "user"],
+      ["plugin", "install", PLUGIN_ID, "--scope", "user", "--config", `tools=${tools}`],
+    ];
+    if (command.dryRun)
+      return [...steps.map((s) => `would run: claude ${s.join(" ")}`), ...viaSettingsCleanup(config, true)];
+    for (const step of steps) {
+      const r = cli.run(step);
+      if (!r.ok) throw new PluginStepFailed(`${r.line} failed:\n${r.output}`);
+      lines.push(`ran ${r.line}`);
+      if (/installedVersion/.test(r.output)) {
+        const v = /"installedVersion":"([^"]*)".*"availableVersion":"([^"]*)"/.exec(r.output);
+        if (v && v[1] !== v[2]) {
+          const u = cli.run(["plugin", "update", PLUGIN_ID, "--scope", "user"]);
+          if (!u.ok) throw new PluginStepFailed(`${u.line} failed:\n${u.output}`);
+          lines.push(`ran ${u.line}`);
+        }
+      }
+    }
+    lines.push(...viaSettingsCleanup(config, false));
+    lines.push(
+      "",
+      `Claude Code (${version}) has the plugin ${PLUGIN_ID} from ${staged.dir}: its hook compresses large tool output and its server offers ${tools}.`,
+      "Restart Claude Code; `claude mcp list` shows plugin:caveman-mcp:caveman, `caveman-mcp stats` what was saved.",
+      'Status line: add "statusLine": {"type": "command", "command": "npx -y caveman-mcp statusline"} to ~/.claude/settings.json.',
+    );
+    return lines;
   }
-  return {
-    file: plan.file,
-    before,
-    after: removeOps(plan.file, before, plan.ops, original),
-    restore: false,
-    backup: dir,
-  };
+  const steps = [
+    ["plugin", "uninstall", PLUGIN_ID, "--scope", "user"],
+    ["plugin", "marketplace", "remove", MARKETPLACE],
+  ];
+  if (command.dryRun)
+    return [...steps.map((s) => `would run: claude ${s.join(" ")}`), ...viaSettingsCleanup(config, true)];
+  for (const step of steps) {
+    const r = cli.run(step);
+    lines.push(
+      r.ok ? `ran ${r.line}` : `${r.line}: ${r.output.split("\n")[0] ?? "failed"} (nothing to remove there)`,
+    );
+  }
+  lines.push(...viaSettingsCleanup(config, false));
+  return lines;
 }
 
-function commitUninstall(change: Change & { restore: boolean }): void {
-  if (change.after === null) {
-    if (change.before !== null) unlinkSync(change.file);
-  } else if (change.after !== change.before) {
-    writeAtomic(change.file, change.after, modeOf(change.file));
-  }
-  if (change.backup && existsSync(change.backup)) rmSync(change.backup, { recursive: true, force: true });
+/** Our entries in the user's settings files from an install without the plugin: removed by value. */
+function viaSettingsCleanup(config: Config, dryRun: boolean): string[] {
+  const plan = settingsPlan(
+    "claude-code",
+    "user",
+    config.hooks,
+    npxLaunch(VERSION),
+    toolsOf(config, "claude-code"),
+  );
+  const changes = plan.files
+    .map((f) => planUninstall(config.hooks.cavemanHome, f))
+    .filter((c) => c.after !== c.target.text);
+  if (changes.length === 0) return [];
+  return [
+    "settings entries of an earlier install (the plugin replaces them):",
+    ...report(changes, dryRun, config).map((l) => `  ${l}`),
+  ];
+}
+
+class PluginStepFailed extends Error {
+  readonly code = "plugin_install_failed";
 }
 
 export async function runInstall(
-  command: Extract<Command, { name: "install" | "uninstall" }>,
+  command: InstallCommand,
   config: Config,
   io: Io,
   self: SelfCommand,
 ): Promise<number> {
-  const who = command.command
-    ? { command: command.command.split(/\s+/)[0]!, args: command.command.split(/\s+/).slice(1) }
-    : self;
-  const plan = planFor(command.host, command.scope, config.hooks, who);
-  if (!plan) {
-    if (command.name === "uninstall") {
-      await writeOut(
-        io,
-        `${command.host}: nothing was installed (hosts without hooks only get the proxy line)\n`,
-      );
-      return 0;
-    }
-    await writeOut(io, proxyAdvice(command.host, who));
+  if (!HOST_IDS.includes(command.host)) throw unknownHost(command.name, command.host);
+  const host = command.host;
+  if (host !== "claude-code" && host !== "gemini") {
+    await writeOut(
+      io,
+      command.name === "uninstall"
+        ? `${host}: nothing was installed (hosts without hooks only get the proxy line)\n`
+        : proxyAdvice(host, npxLaunch(VERSION)),
+    );
     return 0;
   }
-  let changes: Array<Change & { restore?: boolean }>;
+  let lines: string[];
   try {
-    changes = plan.files.map((f) => (command.name === "install" ? planInstall(f) : planUninstall(config, f)));
+    const plugin = host === "claude-code" && command.scope === "user" && !command.command;
+    lines = (plugin ? viaPlugin(command, config, self) : null) ?? viaSettings(command, config, self, host);
+    if (command.name === "uninstall" && !command.dryRun) lines.push(...pruneStableCopies(config.hooks));
   } catch (err) {
-    if (err instanceof SettingsFileError) {
-      io.stderr.write(`caveman-mcp: ${err.message}\n`);
+    if (
+      err instanceof SettingsFileError ||
+      err instanceof InstallConflict ||
+      err instanceof InstallSourceError ||
+      err instanceof PluginStepFailed
+    ) {
+      io.stderr.write(`caveman-mcp: ${err.code}: ${err.message}\n`);
+      return 1;
+    }
+    const e = err as NodeJS.ErrnoException;
+    if (typeof e?.code === "string") {
+      // An fs failure mid-way (EACCES, ENOSPC, EEXIST on a planted temp name): nothing half-done.
+      io.stderr.write(`caveman-mcp: install_failed: ${e.message} (no file was changed)\n`);
       return 1;
     }
     throw err;
   }
-  const lines: string[] = [];
-  for (const c of changes) {
-    if (c.after === c.before) {
-      lines.push(`unchanged ${c.file}`);
-      continue;
-    }
-    if (command.dryRun) {
-      lines.push(`would change ${c.file}:`, diffOf(c.file, c.before, c.after));
-      continue;
-    }
-    if (command.name === "install") {
-      commitInstall(config, c);
-      lines.push(`updated ${c.file} (backup of the previous state in ${c.backup})`);
-    } else {
-      commitUninstall(c as Change & { restore: boolean });
-      lines.push(
-        c.after === null
-          ? `removed ${c.file} (it did not exist before install)`
-          : (c as { restore: boolean }).restore
-            ? `restored ${c.file} to its state before install`
-            : `removed our entries from ${c.file} (it changed since install, so the rest stays)`,
-      );
-    }
-  }
-  if (command.name === "install" && !command.dryRun) lines.push("", ...plan.notes);
   await writeOut(io, `${lines.join("\n")}\n`);
   return 0;
 }
 
-/** For `doctor`: whether this host's entries are installed (user or project scope), per file. */
-export function installState(
+/**
+ * `caveman-mcp plugin DIR`: this build's Claude Code marketplace (server and manifests) in DIR,
+ * for `claude plugin marketplace add DIR` or for a team to host in a repository.
+ */
+export async function runPluginCommand(
+  command: Extract<Command, { name: "plugin" }>,
   config: Config,
-  host: "claude-code" | "gemini",
+  io: Io,
   self: SelfCommand,
-): Array<{ file: string; installed: boolean }> {
-  const out: Array<{ file: string; installed: boolean }> = [];
-  for (const scope of ["user", "project"] as const) {
-    const plan = planFor(host, scope, config.hooks, self);
-    for (const f of plan?.files ?? []) {
-      let text: string | null = null;
-      try {
-        text = readMaybe(f.file);
-      } catch {
-        text = null;
-      }
-      if (text === null) continue;
-      try {
-        // Installed = re-applying our entries would change nothing.
-        out.push({ file: f.file, installed: applyOps(f.file, text, f.ops) === text });
-      } catch {
-        out.push({ file: f.file, installed: false });
-      }
+): Promise<number> {
+  const dir = resolve(config.hooks.cwd, command.dir);
+  try {
+    const source = serverSourceOf(self.args[0] ?? "");
+    if (source === null)
+      throw new InstallSourceError(
+        `this caveman-mcp is not a self-contained build; run the npm package's: npx -y caveman-mcp@${VERSION} plugin ${command.dir}`,
+      );
+    writeMarketplace(dir, VERSION, source);
+  } catch (err) {
+    if (err instanceof InstallSourceError) {
+      io.stderr.write(`caveman-mcp: ${err.code}: ${err.message}\n`);
+      return 1;
     }
+    throw err;
   }
-  return out;
+  await writeOut(io, `${dir}\n`);
+  io.stderr.write(
+    `caveman-mcp: the marketplace ${MARKETPLACE} is in ${dir}; add it with: claude plugin marketplace add ${dir} && claude plugin install ${PLUGIN_ID}\n`,
+  );
+  return 0;
 }

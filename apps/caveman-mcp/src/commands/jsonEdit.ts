@@ -1,100 +1,190 @@
-// Minimal edits of a user's JSON settings file. Contract: only the members and array elements we
-// own are added, replaced or removed (jsonc-parser's edit model: comments, key order and the
-// formatting of untouched parts stay byte for byte; the container an edit lands in is re-indented
-// in the file's own indent and line ending). A file that is not a JSON object is refused, never
-// overwritten.
-import { applyEdits, type FormattingOptions, modify, type ParseError, parse } from "jsonc-parser";
-import type { JsonOp } from "./hostFiles.js";
+// Minimal edits of a user's JSON (or JSONC) settings file. Contract: an edit replaces exactly one
+// range of the text — the member or element it adds, replaces or removes, with its separator —
+// and every other byte stays as it was: comments, key order, the indentation and line endings of
+// every neighbour. (jsonc-parser's own `modify` re-formats the whole container an edit lands in,
+// which re-indented users' entries; here it only supplies the syntax tree and the offsets.) A new
+// entry copies the layout of the entry before it: on its own line with that line's indent, or
+// inline after a comma when its neighbours share a line. A file that is not a JSON object is
+// refused, never overwritten, and every edit is re-parsed before it is returned.
+import { findNodeAtLocation, type Node, type ParseError, parse, parseTree } from "jsonc-parser";
+
+export type SettingsFileCode = "settings_not_json" | "settings_not_list" | "settings_unreadable";
 
 export class SettingsFileError extends Error {
-  readonly code = "settings_unreadable";
+  constructor(
+    readonly code: SettingsFileCode,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
-function formatting(text: string): FormattingOptions {
-  const indent = /\n([ \t]+)\S/.exec(text)?.[1] ?? "  ";
-  return {
-    insertSpaces: !indent.startsWith("\t"),
-    tabSize: indent.startsWith("\t") ? 1 : indent.length,
-    eol: text.includes("\r\n") ? "\r\n" : "\n",
-  };
-}
+const OPTIONS = { allowTrailingComma: true, disallowComments: false } as const;
 
-function parseObject(file: string, text: string): Record<string, unknown> {
+/** The file's object, or SettingsFileError when it is not one. */
+export function parseSettings(file: string, text: string): Record<string, unknown> {
   const errors: ParseError[] = [];
-  const value = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const value = parse(text, errors, OPTIONS) as unknown;
   if (errors.length > 0 || value === null || typeof value !== "object" || Array.isArray(value))
-    throw new SettingsFileError(`${file} is not a JSON object; fix it by hand first (nothing was changed)`);
+    throw new SettingsFileError(
+      "settings_not_json",
+      `${file} is not a JSON object; fix it by hand first (nothing was changed)`,
+    );
   return value as Record<string, unknown>;
 }
 
-function at(obj: unknown, path: readonly string[]): unknown {
+/** The value at `path`, or undefined when any step is missing or not an object/array. */
+export function valueAt(obj: unknown, path: readonly (string | number)[]): unknown {
   let cur = obj;
   for (const key of path) {
-    if (cur === null || typeof cur !== "object" || Array.isArray(cur)) return undefined;
-    cur = (cur as Record<string, unknown>)[key];
+    if (cur === null || typeof cur !== "object") return undefined;
+    cur = (cur as Record<string | number, unknown>)[key];
   }
   return cur;
 }
 
-function edit(text: string, path: (string | number)[], value: unknown, insert = false): string {
-  const edits = modify(text, path, value, { formattingOptions: formatting(text), isArrayInsertion: insert });
-  return applyEdits(text, edits);
+function root(file: string, text: string): Node {
+  parseSettings(file, text);
+  const errors: ParseError[] = [];
+  const node = parseTree(text, errors, OPTIONS);
+  if (!node) throw new SettingsFileError("settings_not_json", `${file} is not a JSON object`);
+  return node;
 }
 
-/** `text` with our entries set; `text` itself when they already are. */
-export function applyOps(file: string, text: string | null, ops: readonly JsonOp[]): string {
-  let out = text ?? "{}\n";
-  for (const op of ops) {
-    const obj = parseObject(file, out);
-    const current = at(obj, op.path);
-    if (op.kind === "member") {
-      if (JSON.stringify(current) === JSON.stringify(op.value)) continue;
-      out = edit(out, op.path, op.value);
-      continue;
-    }
-    if (current !== undefined && !Array.isArray(current))
-      throw new SettingsFileError(`${file}: ${op.path.join(".")} is not a list; fix it by hand first`);
-    const list = (current as unknown[] | undefined) ?? [];
-    const mine = list.findIndex(op.isOurs);
-    if (mine >= 0 && JSON.stringify(list[mine]) === JSON.stringify(op.value)) continue;
-    if (current === undefined) out = edit(out, op.path, [op.value]);
-    else if (mine >= 0) out = edit(out, [...op.path, mine], op.value);
-    else out = edit(out, [...op.path, list.length], op.value, true);
-  }
+const eolOf = (text: string) => (text.includes("\r\n") ? "\r\n" : "\n");
+const unitOf = (text: string) => /\n([ \t]+)\S/.exec(text)?.[1] ?? "  ";
+
+/** The whitespace before `offset` on its line, or null when something else precedes it there. */
+function ownLineIndent(text: string, offset: number): string | null {
+  const start = text.lastIndexOf("\n", offset - 1) + 1;
+  const lead = text.slice(start, offset);
+  return /^[ \t]*$/.test(lead) ? lead : null;
+}
+
+/** The indent of the line `offset` is on. */
+function lineIndent(text: string, offset: number): string {
+  const start = text.lastIndexOf("\n", offset - 1) + 1;
+  return /^[ \t]*/.exec(text.slice(start))?.[0] ?? "";
+}
+
+function render(value: unknown, indent: string, unit: string, eol: string): string {
+  return JSON.stringify(value, null, unit)
+    .split("\n")
+    .join(eol + indent);
+}
+
+function splice(file: string, text: string, start: number, end: number, insert: string): string {
+  const out = text.slice(0, start) + insert + text.slice(end);
+  parseSettings(file, out);
   return out;
 }
 
-/**
- * `text` without our entries. A list or object left empty is removed too when `original` (the
- * file before install, if known) did not have it, so an uninstall leaves no trace of ours.
- */
-export function removeOps(
+/** Text with `entry` (an element, or `"key": value`) added as the last child of `container`. */
+function addChild(
   file: string,
   text: string,
-  ops: readonly JsonOp[],
-  original: string | null,
+  container: Node,
+  key: string | undefined,
+  value: unknown,
 ): string {
-  let out = text;
-  const before = original === null ? {} : parseObject(file, original);
-  for (const op of ops) {
-    const obj = parseObject(file, out);
-    const current = at(obj, op.path);
-    if (op.kind === "member") {
-      if (current !== undefined) out = edit(out, op.path, undefined);
-    } else if (Array.isArray(current)) {
-      for (let i = current.length - 1; i >= 0; i--)
-        if (op.isOurs(current[i])) out = edit(out, [...op.path, i], undefined);
-    }
-    // Walk up: drop containers we emptied that the original did not have.
-    for (let depth = op.path.length - (op.kind === "member" ? 1 : 0); depth >= 1; depth--) {
-      const path = op.path.slice(0, depth);
-      const value = at(parseObject(file, out), path);
-      const empty = Array.isArray(value)
-        ? value.length === 0
-        : value !== null && typeof value === "object" && Object.keys(value).length === 0;
-      if (!empty || at(before, path) !== undefined) break;
-      out = edit(out, path, undefined);
-    }
+  const eol = eolOf(text);
+  const unit = unitOf(text);
+  const kids = container.children ?? [];
+  const head = key === undefined ? "" : `${JSON.stringify(key)}: `;
+  const last = kids.at(-1);
+  if (last) {
+    const indent = ownLineIndent(text, last.offset);
+    const end = last.offset + last.length;
+    if (indent === null) return splice(file, text, end, end, `, ${head}${JSON.stringify(value)}`);
+    return splice(file, text, end, end, `,${eol}${indent}${head}${render(value, indent, unit, eol)}`);
   }
-  return out;
+  const open = container.offset + 1;
+  const close = container.offset + container.length - 1;
+  const outer = lineIndent(text, container.offset);
+  const inner = outer + unit;
+  const body = `${eol}${inner}${head}${render(value, inner, unit, eol)}${eol}${outer}`;
+  // Keep anything but whitespace (a comment) that sits inside the empty container.
+  if (/^\s*$/.test(text.slice(open, close))) return splice(file, text, open, close, body);
+  return splice(file, text, open, open, `${eol}${inner}${head}${render(value, inner, unit, eol)}`);
+}
+
+/** `text` with the value `node` holds replaced by `value`: inline where it shared a line, else in its line's indent. */
+function replaceNode(file: string, text: string, node: Node, value: unknown): string {
+  const at = node.parent?.type === "property" ? node.parent.offset : node.offset;
+  const rendered =
+    ownLineIndent(text, at) === null
+      ? JSON.stringify(value)
+      : render(value, lineIndent(text, at), unitOf(text), eolOf(text));
+  return splice(file, text, node.offset, node.offset + node.length, rendered);
+}
+
+function nest(path: readonly string[], value: unknown): unknown {
+  return path.reduceRight<unknown>((v, k) => ({ [k]: v }), value);
+}
+
+/** `text` with the object member at `path` set to `value`, creating missing objects on the way. */
+export function setMember(file: string, text: string, path: readonly string[], value: unknown): string {
+  const tree = root(file, text);
+  const node = findNodeAtLocation(tree, [...path]);
+  if (node) return replaceNode(file, text, node, value);
+  for (let depth = path.length - 1; depth >= 0; depth--) {
+    const parent = depth === 0 ? tree : findNodeAtLocation(tree, path.slice(0, depth));
+    if (!parent) continue;
+    if (parent.type !== "object")
+      throw new SettingsFileError(
+        "settings_not_list",
+        `${file}: ${path.slice(0, depth).join(".")} is not an object; fix it by hand first`,
+      );
+    return addChild(file, text, parent, path[depth], nest(path.slice(depth + 1), value));
+  }
+  throw new SettingsFileError("settings_not_json", `${file} is not a JSON object`);
+}
+
+/** `text` with `value` appended to the list at `path` (created when missing). */
+export function appendElement(file: string, text: string, path: readonly string[], value: unknown): string {
+  const node = findNodeAtLocation(root(file, text), [...path]);
+  if (!node) return setMember(file, text, path, [value]);
+  if (node.type !== "array")
+    throw new SettingsFileError(
+      "settings_not_list",
+      `${file}: ${path.join(".")} is not a list; fix it by hand first`,
+    );
+  return addChild(file, text, node, undefined, value);
+}
+
+/** `text` with element `index` of the list at `path` replaced by `value`. */
+export function replaceElement(
+  file: string,
+  text: string,
+  path: readonly string[],
+  index: number,
+  value: unknown,
+): string {
+  const node = findNodeAtLocation(root(file, text), [...path, index]);
+  if (!node) throw new SettingsFileError("settings_not_list", `${file}: ${path.join(".")}[${index}] is gone`);
+  return replaceNode(file, text, node, value);
+}
+
+/** `text` without the member or element at `path` (and the separator that went with it). */
+export function removeAt(file: string, text: string, path: readonly (string | number)[]): string {
+  const tree = root(file, text);
+  const valueNode = findNodeAtLocation(tree, [...path]);
+  if (!valueNode) return text;
+  const child = valueNode.parent?.type === "property" ? valueNode.parent : valueNode;
+  const container = child.parent;
+  if (!container) return text;
+  const kids = container.children ?? [];
+  const i = kids.indexOf(child);
+  const end = child.offset + child.length;
+  if (i < kids.length - 1) return splice(file, text, child.offset, kids[i + 1]!.offset, "");
+  if (i > 0) {
+    const prev = kids[i - 1]!;
+    return splice(file, text, prev.offset + prev.length, end, "");
+  }
+  // The only child: from the end of the open bracket's line (or the bracket) to its end.
+  const indent = ownLineIndent(text, child.offset);
+  const from = indent === null ? child.offset : text.lastIndexOf("\n", child.offset - 1);
+  const lineStart = from > 0 && text[from - 1] === "\r" ? from - 1 : from;
+  const comma = /^\s*,/.exec(text.slice(end))?.[0].length ?? 0;
+  return splice(file, text, Math.max(lineStart, container.offset + 1), end + comma, "");
 }

@@ -10,6 +10,7 @@ import { createCavemanTools, Session, spawnWrapped, startProxy, ToolRegistry } f
 import type { Command } from "../args.js";
 import type { Config } from "../config.js";
 import { stderrLogger } from "../logger.js";
+import { keptRecorder, retrieveRecorder } from "../savings.js";
 import { openCcr } from "../stores.js";
 
 const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
@@ -23,7 +24,13 @@ export async function runProxy(
     logger.warn(`${config.hooks.settingsError}; the proxy passes every result through unchanged`);
   const { ccr, store } = openCcr(config, logger);
   const registry = new ToolRegistry({
-    tools: createCavemanTools({ families: ["retrieve"], session: new Session(), ccr, store }),
+    tools: createCavemanTools({
+      families: ["retrieve"],
+      session: new Session(),
+      ccr,
+      store,
+      onRetrieved: retrieveRecorder(config, "proxy"),
+    }),
     logger,
     maxResultBytes: config.maxResultBytes,
   });
@@ -34,6 +41,7 @@ export async function runProxy(
     cwd: config.hooks.cwd,
   });
   const settings = config.hooks.settings;
+  const journal = keptRecorder(config, "proxy");
   // The same tool rules as the hooks (our own tools are never touched, allow/deny, off). The proxy
   // is in the path of every answer anyway; a per-call deadline would only drop savings.
   const transform = (tool: string, text: string): string | null => {
@@ -47,7 +55,7 @@ export async function runProxy(
         minGain: settings.minGain,
         accept: (kind) => kindAllowed(kind, "output"),
       },
-      { run: inlineSyncRunner, store: ccr },
+      { run: inlineSyncRunner, store: ccr, onKept: journal(tool) },
     );
     return r.kept ? r.text : null;
   };

@@ -11,6 +11,7 @@ import type { Command } from "../args.js";
 import type { Config } from "../config.js";
 import { ConfigError } from "../errors.js";
 import { stderrLogger } from "../logger.js";
+import { keptRecorder } from "../savings.js";
 import { openStores } from "../stores.js";
 import { type Io, writeOut } from "./io.js";
 
@@ -50,7 +51,13 @@ export async function runToolCommand(
     const session = new Session();
     if (command.name === "compress") {
       const report = await compressInput(
-        { ccr: stores.originals, session, store: stores.store, engine },
+        {
+          ccr: stores.originals,
+          session,
+          store: stores.store,
+          engine,
+          onKept: keptRecorder(config, "cli")("caveman-mcp compress"),
+        },
         {
           input: readInput(command.file),
           ...(command.hint ? { hint: command.hint } : {}),

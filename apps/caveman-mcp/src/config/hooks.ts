@@ -31,6 +31,8 @@ export interface HooksConfig {
   cwd: string;
   /** The environment a wrapped MCP server inherits (the proxy passes ours on unchanged). */
   env: Environment;
+  /** The host's session this process serves (`CLAUDE_CODE_SESSION_ID`, which Claude Code gives its MCP servers), for the savings journal. */
+  hostSession: string | undefined;
 }
 
 /**
@@ -92,5 +94,6 @@ export function hooksConfig(env: Environment, home: string, cwd: string): HooksC
     home,
     cwd,
     env,
+    hostSession: set("CLAUDE_CODE_SESSION_ID"),
   };
 }

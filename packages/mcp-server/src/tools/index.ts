@@ -4,6 +4,7 @@
 import type { AnyCcrStore } from "@caveman/ccr-store";
 import type { ChipStore } from "@caveman/chip-store";
 import type { Editor } from "@caveman/edit-ops";
+import type { Kept } from "@caveman/keep";
 import type { ToolFamily, ToolSpec } from "../registry.js";
 import type { Session } from "../session.js";
 import { type Engine, inlineEngine } from "../work/engine.js";
@@ -11,7 +12,7 @@ import { batchTool } from "./batch.js";
 import { compressTool, type StoreInfo, statsTool } from "./compression.js";
 import { editTools } from "./edit.js";
 import { insertChipTool } from "./insertChip.js";
-import { retrieveTool } from "./retrieve.js";
+import { type Retrieved, retrieveTool } from "./retrieve.js";
 import { toonDecodeTool, toonEncodeTool } from "./toon.js";
 
 export interface CavemanToolsOptions {
@@ -27,6 +28,10 @@ export interface CavemanToolsOptions {
   /** Needed by the edit family. */
   editor?: Editor;
   chips?: ChipStore;
+  /** Told of each retrieve's size (the app's savings journal nets retrieves out). */
+  onRetrieved?: (r: Retrieved) => void;
+  /** Told of each stand-in caveman_compress returns (the savings journal). */
+  onKept?: (kept: Kept) => void;
 }
 
 export function createCavemanTools(options: CavemanToolsOptions): ToolSpec[] {
@@ -40,6 +45,8 @@ export function createCavemanTools(options: CavemanToolsOptions): ToolSpec[] {
       store: options.store ?? { backend: "memory" as const },
       engine: options.engine ?? inlineEngine(),
       ...(options.retrievePageTokens ? { pageTokens: options.retrievePageTokens } : {}),
+      ...(options.onRetrieved ? { onRetrieved: options.onRetrieved } : {}),
+      ...(options.onKept ? { onKept: options.onKept } : {}),
     };
     // The retrieve family is a subset of the compress family, so naming both registers each tool once.
     if (compressing)
@@ -60,4 +67,4 @@ export function createCavemanTools(options: CavemanToolsOptions): ToolSpec[] {
   return tools;
 }
 
-export type { StoreInfo };
+export type { Retrieved, StoreInfo };

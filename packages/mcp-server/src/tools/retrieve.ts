@@ -30,12 +30,22 @@ import type { Engine } from "../work/engine.js";
 import { outputOf } from "../work/jobs.js";
 import { countTokensWithin } from "../work/tokens.js";
 
+/** What one retrieve gave the model, for a savings journal (the app's; nothing here keeps it). */
+export interface Retrieved {
+  handle: string;
+  kind: string | null;
+  /** o200k tokens of what was returned. */
+  tokens: number;
+}
+
 export interface RetrieveDeps {
   ccr: AnyCcrStore;
   session: Session;
   engine: Engine;
   /** Most o200k tokens one page of a full retrieve may cost (default DEFAULT_PAGE_TOKENS, 16,000). */
   pageTokens?: number;
+  /** Called once per retrieve that returned the original or a view (not for a repeat's pointer); must not throw. */
+  onRetrieved?: (r: Retrieved) => void;
 }
 
 async function load(
@@ -139,6 +149,7 @@ export function retrieveTool(deps: RetrieveDeps): ToolSpec {
       const tokens =
         answer.tokens ?? (await countTokensWithin(deps.engine, answer.output, ctx.signal)).tokens;
       deps.session.recordRetrieve(handle, q, answer.full, tokens, computeHandle(answer.output));
+      deps.onRetrieved?.({ handle, kind, tokens });
       return { text: answer.output, notes: answer.note ? [answer.note] : [], uncapped: true };
     },
   });
