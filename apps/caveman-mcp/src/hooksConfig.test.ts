@@ -61,6 +61,14 @@ describe("hook settings in loadConfig", () => {
     },
   );
 
+  it("refuses a settings path that is not a regular file with hook_settings_invalid", () => {
+    const b = fresh();
+    mkdirSync(join(b.home, ".caveman", "hooks.json"), { recursive: true });
+    const { config } = loadConfig({ ...b, argv: [], env: {} });
+    expect(config.hooks.settingsError).toMatch(/hook_settings_invalid: is a directory/);
+    expect(config.hooks.settings.enabled).toBe(false);
+  });
+
   it("parses the new subcommands", () => {
     const b = fresh();
     expect(loadConfig({ ...b, argv: ["proxy", "node", "srv.js", "--port", "3"], env: {} }).command).toEqual({
