@@ -40,7 +40,7 @@ describe("hook settings in loadConfig", () => {
     expect(c.settings.enabled).toBe(false);
     expect(c.claudeDir).toBe(join(b.home, "cc"));
     expect(c.claudeJson).toBe(join(b.home, "cc", ".claude.json"));
-    expect(c.persistRoots).toContain(join(b.home, "cc"));
+    expect(c.persistRoots).toEqual([join(b.home, "cc", "projects")]);
   });
 
   it.each([

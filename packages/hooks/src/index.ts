@@ -5,7 +5,7 @@ export { HookError, isHookError } from "./errors.js";
 export type { HookDecision } from "./event.js";
 export type { GeminiOptions } from "./gemini.js";
 export { DEFAULT_GEMINI_RETRIEVE_TOOL, geminiAfterTool } from "./gemini.js";
-export { readPersisted } from "./persisted.js";
+export { type ConfinedRead, type ConfinedRefusal, readConfined, readPersisted } from "./persisted.js";
 export { hintForCommand, hintForPath, toolRefusal, wantsRaw } from "./policy.js";
 export type { HookHost, HookRun } from "./run.js";
 export { runHook } from "./run.js";

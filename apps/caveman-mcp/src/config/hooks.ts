@@ -2,7 +2,6 @@
 // directories. Contract: a missing file is the defaults; a bad file or value turns the hooks off
 // and is reported in `settingsError`, never thrown, so a hook setting cannot stop the server.
 import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats, statSync } from "node:fs";
-import { tmpdir as osTmpdir } from "node:os";
 import { resolve } from "node:path";
 import {
   DEFAULT_HOOK_SETTINGS,
@@ -31,7 +30,7 @@ export interface HooksConfig {
   claudeJson: string;
   /** Gemini CLI's user directory (`~/.gemini`). */
   geminiDir: string;
-  /** Directories a host may persist large tool outputs in. */
+  /** Directories a host may persist large tool outputs in (Claude Code's `projects/` folder). */
   persistRoots: string[];
   home: string;
   cwd: string;
@@ -94,7 +93,9 @@ export function hooksConfig(env: Environment, home: string, cwd: string): HooksC
     // Claude Code keeps user-scope MCP servers in ~/.claude.json, or inside CLAUDE_CONFIG_DIR when set.
     claudeJson: claudeConfigDir ? resolve(claudeDir, ".claude.json") : resolve(home, ".claude.json"),
     geminiDir: resolve(home, ".gemini"),
-    persistRoots: [claudeDir, osTmpdir()],
+    // Claude Code persists large outputs under its own project folders (projects/<project>/
+    // <session>/tool-results/); nowhere else is read, least of all a world-writable temp dir.
+    persistRoots: [resolve(claudeDir, "projects")],
     home,
     cwd,
     env,
