@@ -10,6 +10,9 @@ export type TeamLinkState = "connecting" | "ready" | "down" | "closed";
 export interface TeamStatus {
   url: string;
   namespace: string;
+  /** Where the data lives (server or cluster seeds, database, namespace; no credentials): equal
+   *  for every process that shares it. The outbox keys its rows by this. */
+  target: string;
   state: TeamLinkState;
   /** Why the last connection attempt or command failed, one line, or null. */
   lastError: string | null;

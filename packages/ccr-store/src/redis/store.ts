@@ -1,6 +1,8 @@
 // The team store: the asynchronous CCR contract on Redis or Valkey, shared by every process and
 // machine that names the same server and namespace. Contract, beyond the local stores':
-// - keys are content-addressed under a namespace, `caveman:ccr:v1:<namespace>:<handle>` (+ `:meta`);
+// - keys are content-addressed under a namespace, `caveman:ccr:v2:<namespace>:{<handle>}` (+
+//   `:meta`); the braces are a hash tag, so on a Redis Cluster both keys of a handle live in one
+//   slot and every script (which touches only those two keys) runs on one node;
 // - a put is write-once (SET … NX) and binary-safe; a get re-hashes the bytes and throws
 //   store_corrupt (and quarantines the bad value) rather than return anything that does not
 //   match — a later put of the right bytes heals the handle;
@@ -52,10 +54,25 @@ export interface RedisStoreOptions extends StorePolicyOptions {
   onState?: (state: TeamLinkState, detail: string) => void;
 }
 
-/** The data key and metadata key of a handle under a namespace. */
+/** The data key and metadata key of a handle under a namespace (one hash slot: `{handle}`). */
 export function teamKeys(namespace: string, handle: string): [string, string] {
-  const data = `caveman:ccr:v1:${namespace}:${handle}`;
+  const data = `caveman:ccr:v2:${namespace}:{${handle}}`;
   return [data, `${data}:meta`];
+}
+
+/**
+ * Which team store and namespace a URL names, password and user left out: the same for every
+ * process that shares the data (seeds in any order), so an outbox row queued by one is sent by
+ * another only to that same place.
+ */
+export function teamTarget(url: TeamUrl): string {
+  const seeds = url.cluster
+    ? url.seeds
+        .map((s) => `${s.host}:${s.port}`)
+        .sort()
+        .join(",")
+    : `${url.host}:${url.port}/${url.db}`;
+  return `${url.tls ? "rediss" : "redis"}://${seeds}${url.cluster ? "?cluster" : ""}#${url.namespace}`;
 }
 
 /**
@@ -92,6 +109,7 @@ export function openRedisStore(opts: RedisStoreOptions): TeamStore {
     ...(opts.connectTimeoutMs !== undefined ? { connectTimeoutMs: opts.connectTimeoutMs } : {}),
     ...(opts.maxBackoffMs !== undefined ? { maxBackoffMs: opts.maxBackoffMs } : {}),
     ...(opts.tlsCaFile !== undefined ? { tlsCaFile: opts.tlsCaFile } : {}),
+    maxBulkBytes: maxOriginalBytes,
     onState: (state, detail) => {
       for (const listener of listeners) listener(state, detail);
     },
@@ -186,8 +204,11 @@ export function openRedisStore(opts: RedisStoreOptions): TeamStore {
       // Entries held, as the local stores count them: live records whose TTL has not run out
       // (one past its deadline by the clock is held until a get buries it). SCAN walks the
       // namespace without blocking the server; this serves doctor and `stats`, not every call.
-      const metaKeys = await conn.scan(`caveman:ccr:v1:${url.namespace}:ccr_*:meta`);
-      const rows = await conn.fields(metaKeys, ["size", "hits", "state"]);
+      const rows = await conn.fieldsOf(`caveman:ccr:v2:${url.namespace}:{ccr_*}:meta`, [
+        "size",
+        "hits",
+        "state",
+      ]);
       let entries = 0;
       let bytes = 0;
       let hits = 0;
@@ -214,7 +235,13 @@ export function openRedisStore(opts: RedisStoreOptions): TeamStore {
     },
 
     status(): TeamStatus {
-      return { url: url.masked, namespace: url.namespace, state: conn.state, lastError: conn.lastError };
+      return {
+        url: url.masked,
+        namespace: url.namespace,
+        target: teamTarget(url),
+        state: conn.state,
+        lastError: conn.lastError,
+      };
     },
 
     ready(ms: number): Promise<void> {
