@@ -27,4 +27,10 @@ export interface TeamStore extends AsyncCcrStore {
   onState(listener: (state: TeamLinkState, detail: string) => void): void;
   /** A round trip to the server: its product name and version. */
   probe(): Promise<{ server: string; version: string }>;
+  /** Record a miss: a process that holds `handle` locally uploads it again (a flushed store heals). */
+  want(handle: string): Promise<void>;
+  /** Handles missed lately, at most `max` (wants expire on their own after a while). */
+  wanted(max: number): Promise<string[]>;
+  /** These wants are met: the handles are stored again. */
+  unwant(handles: string[]): Promise<void>;
 }

@@ -48,6 +48,10 @@ export interface TeamConnection {
   quarantine(keys: [string, string], sha1: string): Promise<void>;
   /** HMGET `names` of every key matching `pattern`, on every node (SCAN, so no server is blocked). */
   fieldsOf(pattern: string, names: string[]): Promise<Array<Array<string | null>>>;
+  /** A set of wanted handles under `key`: add one (the set lives `ttlMs` past its last add). */
+  wantAdd(key: string, handle: string, ttlMs: number): Promise<void>;
+  wantList(key: string, max: number): Promise<string[]>;
+  wantRemove(key: string, handles: string[]): Promise<void>;
   /** PING round trip and the server's name and version (INFO server). */
   probe(): Promise<{ server: string; version: string }>;
   close(): Promise<void>;
@@ -205,6 +209,16 @@ export function openTeamConnection(opts: TeamConnectionOptions): TeamConnection 
       }
       return rows;
     },
+    wantAdd: (key, handle, ttlMs) =>
+      run(async () => {
+        await client.sadd(key, handle);
+        await client.pexpire(key, ttlMs);
+      }),
+    wantList: (key, max) => run(() => client.srandmember(key, max)),
+    wantRemove: (key, handles) =>
+      run(async () => {
+        if (handles.length > 0) await client.srem(key, ...handles);
+      }),
     probe: () =>
       run(async () => {
         const first = nodes()[0] ?? client;

@@ -13,7 +13,7 @@
 // - the server being away is store_unavailable, after bounded waits (see connection.ts).
 import { createHash } from "node:crypto";
 import { CcrStoreError } from "../errors.js";
-import { handleFromSha256, requireHandle, sha256Hex } from "../handle.js";
+import { handleFromSha256, isCanonicalHandle, requireHandle, sha256Hex } from "../handle.js";
 import { acceptPut, now, positiveInt, resolvePolicy } from "../policy.js";
 import type { TeamLinkState, TeamStatus, TeamStore } from "../team.js";
 import { checkNamespace, parseTeamUrl, type TeamUrl } from "../teamUrl.js";
@@ -26,6 +26,8 @@ const DEFAULT_TEAM_MAX_AGE_MS = 30 * DAY;
 const DEFAULT_TEAM_MAX_ORIGINAL_BYTES = 32 * 1024 * 1024;
 const DEFAULT_TOMBSTONE_MS = 7 * DAY;
 const DEFAULT_GRACE_MS = 60_000;
+/** A miss no holder answers within this long is forgotten. */
+const WANT_TTL_MS = 10 * 60_000;
 
 /** Options of the Redis/Valkey team store. */
 export interface RedisStoreOptions extends StorePolicyOptions {
@@ -115,6 +117,8 @@ export function openRedisStore(opts: RedisStoreOptions): TeamStore {
     },
   });
   const keysOf = (handle: string) => teamKeys(url.namespace, handle);
+  // Misses of this namespace, for the processes that hold the handles to upload them again.
+  const wantedKey = `caveman:ccr:v2:${url.namespace}:{wanted}`;
   let closed = false;
   const open = (): void => {
     if (closed) throw new CcrStoreError("store_closed", "this team store was closed; open a new one");
@@ -255,6 +259,21 @@ export function openRedisStore(opts: RedisStoreOptions): TeamStore {
     probe() {
       open();
       return conn.probe();
+    },
+
+    async want(handleText: string): Promise<void> {
+      open();
+      await conn.wantAdd(wantedKey, requireHandle(handleText), WANT_TTL_MS);
+    },
+
+    async wanted(max: number): Promise<string[]> {
+      open();
+      return (await conn.wantList(wantedKey, max)).filter((h) => isCanonicalHandle(h));
+    },
+
+    async unwant(handles: string[]): Promise<void> {
+      open();
+      await conn.wantRemove(wantedKey, handles);
     },
   };
 }
