@@ -7,6 +7,7 @@ export type Command =
   | { name: "compress"; file: string; json: boolean; hint?: string; query?: string }
   | { name: "retrieve"; handle: string; query?: string; json: boolean }
   | { name: "stats"; json: boolean }
+  | { name: "flush"; json: boolean }
   | { name: "chips"; action: "list" | "show" | "clear"; id?: string; json: boolean }
   | { name: "doctor"; json: boolean }
   | { name: "hook"; host: "claude-code" | "gemini" }
@@ -131,6 +132,9 @@ export function parseArgs(argv: string[]): { command: Command; flags: Flags } {
     case "doctor":
       extra(0);
       return { command: { name: "doctor", json }, flags };
+    case "flush":
+      extra(0);
+      return { command: { name: "flush", json }, flags };
     case "config":
       extra(1);
       return { command: { name: "config", ...(rest[0] ? { host: rest[0] } : {}) }, flags };

@@ -4,6 +4,8 @@
 // shares the local store shares its outbox: a short-lived hook queues and leaves, a long-lived
 // server sends. A taken row is leased for a while, so two senders do not send it twice at once;
 // a lease that runs out (its sender died) makes the row due again, so nothing is lost to a crash.
+import { asPrepared } from "./handle.js";
+import type { CcrStore } from "./types.js";
 
 /** Rows of originals still to be written to a team store. */
 export interface Outbox {
@@ -23,6 +25,50 @@ export interface Outbox {
   senderUntil(): number;
   /** Say that this process sends the outbox until `until` (epoch ms). */
   heartbeat(until: number): void;
+}
+
+/** A local store whose every put is also queued for a team store, with no network at all. */
+export interface QueueingStore extends CcrStore {
+  /** Originals queued for the team store. */
+  pending(): number;
+  /** True when originals wait and no process has said it sends them. */
+  needsSender(): boolean;
+  /** Say that a sender is on its way (for `ms`), so that processes starting now do not start another. */
+  claimSender(ms: number): void;
+}
+
+/**
+ * The store of a short-lived process (a hook) with a team store configured: synchronous, local,
+ * and every original queued in the local file's outbox (first, so a crash leaves a row or
+ * nothing) for a sender to deliver. It never loads network code, let alone connects.
+ */
+export function openQueueingStore(opts: {
+  local: CcrStore & { readonly outbox: Outbox };
+  target: string;
+  clock?: () => number;
+}): QueueingStore {
+  const { local, target } = opts;
+  const clock = opts.clock ?? Date.now;
+  const { outbox } = local;
+  return {
+    put(original, meta) {
+      const prepared = asPrepared(original);
+      outbox.add(target, prepared.handle);
+      try {
+        return local.put(prepared, meta);
+      } catch (err) {
+        outbox.done(target, prepared.handle);
+        throw err;
+      }
+    },
+    get: (handle) => local.get(handle),
+    has: (handle) => local.has(handle),
+    stats: () => local.stats(),
+    close: () => local.close(),
+    pending: () => outbox.size(target),
+    needsSender: () => outbox.size(target) > 0 && outbox.senderUntil() < clock(),
+    claimSender: (ms) => outbox.heartbeat(clock() + ms),
+  };
 }
 
 interface Row {

@@ -2,4 +2,4 @@
 // the root entry so that importing @caveman/ccr-store never loads network code; this subpath is
 // the one place of the store that connects anywhere (only to the URL it is given).
 
-export { openRedisStore, type RedisStoreOptions, teamKeys, teamTarget } from "./redis/store.js";
+export { openRedisStore, type RedisStoreOptions, teamKeys } from "./redis/store.js";

@@ -153,6 +153,18 @@ function seedList(value: string): Array<{ host: string; port: number }> {
   });
 }
 
+/**
+ * Which team store and namespace a URL names, password and user left out: the same for every
+ * process that shares the data (seeds in any order), so an outbox row queued by one is sent by
+ * another only to that same place.
+ */
+export function teamTarget(url: TeamUrl): string {
+  const seeds = url.cluster
+    ? url.seeds.map((s) => `${s.host}:${s.port}`).sort().join(",")
+    : `${url.host}:${url.port}/${url.db}`;
+  return `${url.tls ? "rediss" : "redis"}://${seeds}${url.cluster ? "?cluster" : ""}#${url.namespace}`;
+}
+
 function decode(part: string, what: string): string {
   try {
     return decodeURIComponent(part);

@@ -69,6 +69,8 @@ export interface TieredStore extends AsyncCcrStore {
   pending(): number;
   /** True when originals wait and no process has said it sends them. */
   needsSender(): boolean;
+  /** Say that a sender is on its way (for `ms`), so that processes starting now do not start another. */
+  claimSender(ms: number): void;
 }
 
 const silent: TieredLogger = { info() {}, warn() {} };
@@ -267,11 +269,22 @@ export function openTieredStore(opts: TieredStoreOptions): TieredStore {
 
     needsSender: () => team !== undefined && outbox.size(target) > 0 && outbox.senderUntil() < clock(),
 
+    claimSender: (ms) => outbox.heartbeat(clock() + ms),
+
     async close(): Promise<void> {
       if (closed) return;
-      closed = true;
       if (timer) clearInterval(timer);
       await round?.catch(() => undefined);
+      // A sender's last round: what it queued itself (a proxy's last results) leaves with it.
+      if (team && opts.send && team.status().state === "ready") await flush();
+      closed = true;
+      if (team && opts.send) {
+        try {
+          if (outbox.senderUntil() <= clock() + 3 * sendEveryMs) outbox.heartbeat(0);
+        } catch {
+          // Read-only: nobody saw the heartbeat either.
+        }
+      }
       if (team && !outbox.durable && outbox.size(target) > 0) {
         logger.warn(
           `${outbox.size(target)} original(s) were never written to the team store (it was away); they remain in the local store only`,

@@ -4,12 +4,21 @@
 // same rules as the hooks) and `caveman_retrieve`, which is added to its tool list and served here.
 // stdin EOF, SIGTERM/SIGINT/SIGHUP or a client that hangs up stop the server and exit 0; a server
 // that dies on its own is mirrored in our exit code (127 when it could not be started at all).
+import { type CcrStore, type Outbox, openQueueingStore, teamTarget } from "@caveman/ccr-store";
 import { type HookContext, shrinkToolText } from "@caveman/hooks";
 import { createCavemanTools, Session, spawnWrapped, startProxy, ToolRegistry } from "@caveman/mcp-server";
 import type { Command } from "../args.js";
 import type { Config } from "../config.js";
 import { stderrLogger } from "../logger.js";
-import { openCcr } from "../stores.js";
+import { startSenderAfterClose } from "../queued.js";
+import { openStores } from "../stores.js";
+
+/** The local store, with every put also queued for the team store when one is configured. */
+function queueing(local: CcrStore, config: Config): CcrStore {
+  const outbox = (local as { outbox?: Outbox }).outbox;
+  if (!config.team || !outbox) return local;
+  return openQueueingStore({ local: Object.assign(local, { outbox }), target: teamTarget(config.team.url) });
+}
 
 const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
 
@@ -20,9 +29,17 @@ export async function runProxy(
   const logger = stderrLogger(process.stderr);
   if (config.hooks.settingsError)
     logger.warn(`${config.hooks.settingsError}; the proxy passes every result through unchanged`);
-  const { ccr, store } = openCcr(config, logger);
+  // A sender while it runs; its shrink step stores synchronously: locally, queued for the team.
+  const stores = openStores(config, logger, { send: true });
+  const { store } = stores;
+  const ccr = queueing(stores.ccr, config);
   const registry = new ToolRegistry({
-    tools: createCavemanTools({ families: ["retrieve"], session: new Session(), ccr, store }),
+    tools: createCavemanTools({
+      families: ["retrieve"],
+      session: new Session(),
+      ccr: stores.originals,
+      store,
+    }),
     logger,
     maxResultBytes: config.maxResultBytes,
   });
@@ -72,11 +89,10 @@ export async function runProxy(
   if (exit === null) {
     child.kill("SIGKILL");
   }
-  try {
-    ccr.close();
-  } catch {
-    // Nothing left to flush.
-  }
+  await stores.close();
+  // Whatever the team store did not take before the end waits for the next sender.
+  const argv = process.argv.slice(2);
+  startSenderAfterClose(config, argv.slice(0, Math.max(0, argv.indexOf("proxy"))));
   if (reason !== "upstream_gone") return 0;
   const result = exit ?? (await child.exited);
   if (result.error) logger.error(`proxy: cannot start ${command.command}: ${result.error}`);

@@ -16,7 +16,7 @@ import { CcrStoreError } from "../errors.js";
 import { handleFromSha256, isCanonicalHandle, requireHandle, sha256Hex } from "../handle.js";
 import { acceptPut, now, positiveInt, resolvePolicy } from "../policy.js";
 import type { TeamLinkState, TeamStatus, TeamStore } from "../team.js";
-import { checkNamespace, parseTeamUrl, type TeamUrl } from "../teamUrl.js";
+import { checkNamespace, parseTeamUrl, type TeamUrl, teamTarget } from "../teamUrl.js";
 import type { CcrMeta, CcrRecord, CcrStats, OriginalInput, PutResult, StorePolicyOptions } from "../types.js";
 import { openTeamConnection } from "./connection.js";
 
@@ -62,20 +62,6 @@ export function teamKeys(namespace: string, handle: string): [string, string] {
   return [data, `${data}:meta`];
 }
 
-/**
- * Which team store and namespace a URL names, password and user left out: the same for every
- * process that shares the data (seeds in any order), so an outbox row queued by one is sent by
- * another only to that same place.
- */
-export function teamTarget(url: TeamUrl): string {
-  const seeds = url.cluster
-    ? url.seeds
-        .map((s) => `${s.host}:${s.port}`)
-        .sort()
-        .join(",")
-    : `${url.host}:${url.port}/${url.db}`;
-  return `${url.tls ? "rediss" : "redis"}://${seeds}${url.cluster ? "?cluster" : ""}#${url.namespace}`;
-}
 
 /**
  * Open the team store. Returns at once: the connection is made in the background (see `ready`),
