@@ -135,7 +135,7 @@ export async function hostileRow({ cli, env, args = [], input, capMs }) {
   let outcome = "no answer";
   if (done) {
     const m = /not compressed \(([a-z_]+)\)/.exec(done.line);
-    outcome = m ? `passed (${m[1]})` : /retrieve ccr_/.test(done.line) ? "compressed" : "other";
+    outcome = m ? `passed (${m[1]})` : /recovery_handle \\?"ccr_/.test(done.line) ? "compressed" : "other";
   } else {
     outcome = `still running at ${Math.round(capMs / 1000)} s`;
     // A loop held the whole time never let the probe report: the cap is the lower bound.

@@ -32,7 +32,7 @@ export async function callEveryTool(call: CallTool, root: string): Promise<strin
   writeFileSync(join(root, "notes.txt"), "one\ntwo\nthree\n");
 
   const compressed = await ok("caveman_compress", { input: LOG, hint: "log" }, /disk_full/);
-  const handle = /retrieve (ccr_[0-9a-f]{32})\]/.exec(compressed)?.[1];
+  const handle = /recovery_handle "(ccr_[0-9a-f]{32})"/.exec(compressed)?.[1];
   expect(handle, "compress names a recovery handle").toMatch(/^ccr_/);
   await ok("caveman_retrieve", { recovery_handle: handle, query: "disk_full" }, /ERROR job 57 failed/);
   await ok("caveman_stats", {}, /"basis":"inferred"/);

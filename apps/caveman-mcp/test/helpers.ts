@@ -86,7 +86,7 @@ export function allText(result: unknown): string {
 
 /** The recovery handle a compress result names in its note, or null for a pass-through. */
 export function handleIn(result: unknown): string | null {
-  return /retrieve (ccr_[0-9a-f]{32})\]/.exec(allText(result))?.[1] ?? null;
+  return /recovery_handle "(ccr_[0-9a-f]{32})"/.exec(allText(result))?.[1] ?? null;
 }
 
 /** A raw child: write bytes, read stdout lines as parsed JSON (`next`), wait for `exit`. */

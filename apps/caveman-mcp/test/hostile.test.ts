@@ -132,7 +132,7 @@ describe("hostile inputs: the server keeps answering and every call ends within 
       const note = textOf(result);
       // Compressed (a handle), or passed through unchanged: because time ran out (`timeout`), or
       // because the engine, in time, found nothing to gain (`document`, `not_smaller`, ...).
-      if (!note.includes("retrieve ccr_")) {
+      if (!note.includes('recovery_handle "ccr_')) {
         expect(note).toMatch(/\[caveman: not compressed \([a-z_]+\)/);
         expect((result as CallToolResult).content[0]).toEqual({ type: "text", text: input });
       }

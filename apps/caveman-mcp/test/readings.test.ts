@@ -46,12 +46,12 @@ describe("both readings of every tool's result (real process)", () => {
       return textOnly;
     };
 
-    const handle = /retrieve (ccr_[0-9a-f]{32})\]/.exec(
+    const handle = /recovery_handle "(ccr_[0-9a-f]{32})"/.exec(
       await check(
         "caveman_compress",
         { input: LOG, hint: "log" },
         "ERROR job 7 failed: disk_full",
-        /ratio 0\.\d+/,
+        /^\[caveman: log compressed, \d+ -> \d+ tokens;/,
       ),
     )?.[1];
     expect(handle).toMatch(/^ccr_/);

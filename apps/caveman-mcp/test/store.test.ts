@@ -115,7 +115,7 @@ describe("the CCR store the server reports", () => {
       await client.close();
       expect(text(c)).toBe(fresh);
       expect(allText(c)).toMatch(
-        /\[caveman: not compressed \(store_refused:cave_store_read_only\); \w+; ratio 0;/,
+        /\[caveman: not compressed \(store_refused:cave_store_read_only\); \w+; \d+ tokens;/,
       );
       expect(handleIn(c)).toBeNull();
     } finally {

@@ -58,7 +58,7 @@ function bigJson(): string {
 /** Compress and return the recovery handle, which the result's note names. */
 async function compress(client: Client, input: string): Promise<string> {
   const r = (await client.callTool({ name: "caveman_compress", arguments: { input } })) as CallToolResult;
-  const handle = /retrieve (ccr_[0-9a-f]{32})\]/.exec(allText(r))?.[1];
+  const handle = /recovery_handle "(ccr_[0-9a-f]{32})"/.exec(allText(r))?.[1];
   expect(handle, allText(r).slice(-300)).toMatch(/^ccr_/);
   return handle!;
 }

@@ -126,7 +126,7 @@ describe("hardened stdio transport (raw bytes, real process)", () => {
     expect(reply).toMatchObject({
       id: 7,
       result: {
-        content: [{ type: "text" }, { type: "text", text: expect.stringMatching(/^\[caveman: json; /) }],
+        content: [{ type: "text", text: expect.stringMatching(/^\[caveman: json compressed, /) }],
       },
     });
     expect(await raw.exit).toEqual({ code: 0, signal: null });
@@ -193,7 +193,7 @@ describe("hardened stdio transport (raw bytes, real process)", () => {
     expect(reply).toMatchObject({
       id: 8,
       result: {
-        content: [{ type: "text" }, { type: "text", text: expect.stringMatching(/^\[caveman: json; /) }],
+        content: [{ type: "text", text: expect.stringMatching(/^\[caveman: json compressed, /) }],
       },
     });
     expect(await raw.exit).toEqual({ code: 0, signal: null });

@@ -173,7 +173,7 @@ const session = spawnSync(
 );
 const lines = session.stdout.split("\n");
 const answered = lines.some((line) => line.includes('"id":1') && line.includes("serverInfo"));
-const compressed = lines.some((line) => line.includes('"id":2') && line.includes("retrieve ccr_"));
+const compressed = lines.some((line) => line.includes('"id":2') && line.includes('recovery_handle \\"ccr_'));
 if (!answered || !compressed || !existsSync(join(scratch, "ccr.db"))) {
   fail(
     `the built server did not answer initialize and a compress (in an engine worker) on its SQLite store:\n${session.stdout}\n${session.stderr}`,

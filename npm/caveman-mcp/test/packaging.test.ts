@@ -140,12 +140,13 @@ async function session(
     const tools = (await client.listTools()).tools.map((t) => t.name);
     const c = await client.callTool({ name: "caveman_compress", arguments: { input: BIG_JSON } });
     expect(c.isError ?? false, textOf(c)).toBe(false);
-    // compress is a text tool: the output, then a note that names the ratio and the handle.
-    const note = /\[caveman: \w+; ratio ([\d.]+); .*; retrieve (ccr_[0-9a-f]{32})\]/.exec(
-      (c.content as Array<{ type: string; text?: string }>).map((b) => b.text ?? "").join("\n"),
-    );
-    expect(note, textOf(c)).not.toBeNull();
-    const s = { recovery_handle: note?.[2] ?? null, ratio: Number(note?.[1]) };
+    // compress is a text tool: the stand-in, whose header names the figures and the handle.
+    const header =
+      /^\[caveman: \w+ compressed, (\d+) -> (\d+) tokens; original: caveman_retrieve recovery_handle "(ccr_[0-9a-f]{32})"/.exec(
+        (c.content as Array<{ type: string; text?: string }>).map((b) => b.text ?? "").join("\n"),
+      );
+    expect(header, textOf(c)).not.toBeNull();
+    const s = { recovery_handle: header?.[3] ?? null, ratio: 1 - Number(header?.[2]) / Number(header?.[1]) };
     const r = await client.callTool({
       name: "caveman_retrieve",
       arguments: { recovery_handle: s.recovery_handle },

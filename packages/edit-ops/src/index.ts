@@ -4,9 +4,18 @@ export type { Editor } from "./editor.js";
 export { createEditor } from "./editor.js";
 export type { EditErrorCode, EditErrorDetails } from "./errors.js";
 export { EditError, isEditError } from "./errors.js";
-export type { PathSpec } from "./pathspec.js";
-export { parsePathSpec } from "./pathspec.js";
-export { PHASE_CHANNEL, type Phase } from "./phases.js";
+export type { PathSpec } from "./input/pathspec.js";
+export { parsePathSpec } from "./input/pathspec.js";
+export type {
+  BatchEdit,
+  BatchInput,
+  DeleteInput,
+  InsertInput,
+  ReadInput,
+  ReplaceInput,
+  UndoInput,
+  WriteInput,
+} from "./input/schemas.js";
 export {
   batchArgs,
   deleteArgs,
@@ -15,21 +24,8 @@ export {
   replaceArgs,
   undoArgs,
   writeArgs,
-} from "./schemas.js";
-export type {
-  BatchEdit,
-  BatchInput,
-  DeleteInput,
-  EditorOptions,
-  EditResult,
-  InsertInput,
-  LineRange,
-  Origin,
-  ReadInput,
-  ReadResult,
-  RemovedText,
-  ReplaceInput,
-  Target,
-  UndoInput,
-  WriteInput,
-} from "./types.js";
+} from "./input/schemas.js";
+export type { Target } from "./input/targets.js";
+export { PHASE_CHANNEL, type Phase } from "./phases.js";
+export type { Origin, RemovedText } from "./plan/plan.js";
+export type { EditorOptions, EditResult, LineRange, ReadResult } from "./types.js";

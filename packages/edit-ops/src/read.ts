@@ -1,60 +1,12 @@
-// The read operation's pure part: check its input, pick lines of a decoded file (a range, a target, or the
-// whole file), cap them by line count and bytes, and say which range to ask for next.
+// The read operation's pure part: pick lines of a decoded file (a range, a target, or the whole
+// file; the request was checked in input/requests.ts), cap them by line count and bytes, and say
+// which range to ask for next.
 
+import { type Doc, hasFinalNewline, joinLines, lineEndingStyle, sha256 } from "./doc/lines.js";
 import { EditError } from "./errors.js";
-import { parsePathSpec } from "./pathspec.js";
-import { targetOf } from "./requests.js";
-import { resolveTarget, type Target } from "./targets.js";
-import { type Doc, hasFinalNewline, joinLines, lineEndingStyle, sha256 } from "./text.js";
-import type { ReadInput, ReadResult } from "./types.js";
-
-export interface ReadRequest {
-  start?: number;
-  end?: number;
-  all: boolean;
-  target?: Target;
-  context: number;
-}
-
-/** Check a read's input. Positions in the path and in the fields must agree; a target excludes a range. */
-export function parseRead(args: ReadInput): { path: string; req: ReadRequest } {
-  const spec = parsePathSpec(args.path);
-  const fieldStart = args.start_line;
-  const fieldEnd = args.end_line;
-  if ((fieldStart !== undefined || fieldEnd !== undefined) && (spec.all || spec.start_line !== undefined)) {
-    const same =
-      !spec.all &&
-      (fieldStart ?? spec.start_line) === spec.start_line &&
-      (fieldEnd ?? spec.end_line) === spec.end_line;
-    if (!same) {
-      const inPath = spec.all ? "ALL" : `lines ${spec.start_line}-${spec.end_line}`;
-      const inFields = `${fieldStart ?? "?"}-${fieldEnd ?? fieldStart ?? "?"}`;
-      throw new EditError(
-        "invalid_range",
-        `the path says ${inPath} but the fields say ${inFields}; give one`,
-      );
-    }
-  }
-  // An end alone reads from the top; it must never be dropped in favour of the whole file.
-  const start = spec.start_line ?? fieldStart ?? (fieldEnd !== undefined ? 1 : undefined);
-  const end = spec.start_line !== undefined ? spec.end_line : fieldEnd;
-  const context = args.context ?? 0;
-  if (context < 0) throw new EditError("invalid_range", "`context` must be 0 or more lines");
-  const target = args.target === undefined ? undefined : targetOf(args.target);
-  if (target && (start !== undefined || spec.all)) {
-    throw new EditError("invalid_argument", "give a `target` or a line range, not both");
-  }
-  return {
-    path: spec.path,
-    req: {
-      ...(start !== undefined ? { start } : {}),
-      ...(end !== undefined ? { end } : {}),
-      all: spec.all === true,
-      context,
-      ...(target ? { target } : {}),
-    },
-  };
-}
+import type { ReadRequest } from "./input/requests.js";
+import { resolveTarget } from "./input/targets.js";
+import type { ReadResult } from "./types.js";
 
 export interface ReadCaps {
   maxLines: number;

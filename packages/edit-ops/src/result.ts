@@ -1,26 +1,10 @@
 // Builds the result every mutating operation returns: diff, counts, ranges, hashes, removed text
-// and warnings. Also finds the changed span between two documents when no regions are known
-// (write, undo), by comparing lines and their endings from both ends.
+// and warnings.
 
-import { type Change, unifiedDiff } from "./diff.js";
-import type { Doc } from "./text.js";
-import type { EditResult, LineRange, RemovedText } from "./types.js";
-
-export function lineChange(a: Doc, b: Doc): Change | null {
-  const max = Math.min(a.lines.length, b.lines.length);
-  let p = 0;
-  while (p < max && a.lines[p] === b.lines[p] && a.eols[p] === b.eols[p]) p++;
-  let s = 0;
-  while (
-    s < max - p &&
-    a.lines[a.lines.length - 1 - s] === b.lines[b.lines.length - 1 - s] &&
-    a.eols[a.eols.length - 1 - s] === b.eols[b.eols.length - 1 - s]
-  ) {
-    s++;
-  }
-  if (p === a.lines.length && p === b.lines.length && a.bom === b.bom) return null;
-  return { oldStart: p, oldEnd: a.lines.length - s, newStart: p, newEnd: b.lines.length - s };
-}
+import { type Change, unifiedDiff } from "./doc/diff.js";
+import type { Doc } from "./doc/lines.js";
+import type { RemovedText } from "./plan/plan.js";
+import type { EditResult, LineRange } from "./types.js";
 
 export interface ResultParts {
   op: EditResult["op"];

@@ -4,7 +4,8 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const sources = readdirSync(here)
+// Every folder of src/: the wings (input/, doc/, plan/, disk/) as well as the files on top.
+const sources = readdirSync(here, { recursive: true, encoding: "utf8" })
   .filter((n) => n.endsWith(".ts") && !n.endsWith(".test.ts"))
   .map((n) => ({ name: n, text: readFileSync(join(here, n), "utf8") }));
 

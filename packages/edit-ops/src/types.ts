@@ -1,19 +1,8 @@
-// Public option, input and result types of @caveman/edit-ops. Inputs and results use snake_case
-// field names (they travel to and from the wire unchanged); factory options use camelCase.
+// Public option and result types of @caveman/edit-ops (the input types sit beside their schemas in
+// input/schemas.ts, what an edit removed in plan/plan.ts). Inputs and results use snake_case field
+// names (they travel to and from the wire unchanged); factory options use camelCase.
 
-import type { z } from "zod";
-import type {
-  batchInput,
-  deleteArgs,
-  insertArgs,
-  readArgs,
-  replaceInput,
-  undoArgs,
-  writeInput,
-} from "./schemas.js";
-import type { Target } from "./targets.js";
-
-export type { Target };
+import type { RemovedText } from "./plan/plan.js";
 
 export interface EditorOptions {
   /** Allowed roots (absolute, existing directories). Relative paths resolve from the first. */
@@ -36,33 +25,6 @@ export interface EditorOptions {
   clock?: () => number;
   /** Random bytes for temp-file names (default crypto.randomBytes). */
   random?: (size: number) => Uint8Array;
-}
-
-/**
- * Inputs, as the schemas in schemas.ts define them (one definition: the editor parses with them
- * and a server registers them). Field meanings are in the README.
- */
-export type ReadInput = z.input<typeof readArgs>;
-export type WriteInput = z.input<typeof writeInput>;
-export type InsertInput = z.input<typeof insertArgs>;
-export type ReplaceInput = z.input<typeof replaceInput>;
-export type DeleteInput = z.input<typeof deleteArgs>;
-export type BatchInput = z.input<typeof batchInput>;
-/** One edit of a batch. Positions refer to the file as it was before the batch. */
-export type BatchEdit = BatchInput["edits"][number];
-export type UndoInput = z.input<typeof undoArgs>;
-
-export interface Origin {
-  /** Absolute path as given (inside the roots). */
-  path: string;
-  /** 1-based inclusive lines in the file before the edit. */
-  start_line: number;
-  end_line: number;
-}
-
-export interface RemovedText {
-  text: string;
-  origin: Origin;
 }
 
 export interface LineRange {

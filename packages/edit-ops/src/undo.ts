@@ -4,14 +4,16 @@
 // restored bytes are on disk. The journal is consulted before the bytes are decoded, so a file
 // that was never edited is `nothing_to_undo` whatever it holds (a binary file included).
 
-import { commit } from "./commit.js";
-import { prepareUndo } from "./journal.js";
-import { checkExpected, type FileDeps, withFile } from "./load.js";
-import { origin } from "./plan.js";
-import type { Guard } from "./requests.js";
-import { buildResult, lineChange } from "./result.js";
-import type { ResolvedPath } from "./roots.js";
-import { decode, emptyDoc, joinLines, sha256 } from "./text.js";
+import { commit } from "./disk/commit.js";
+import { prepareUndo } from "./disk/journal.js";
+import { checkExpected, type FileDeps, withFile } from "./disk/load.js";
+import { processLocks } from "./disk/lock.js";
+import { type ResolvedPath, resolvePath } from "./disk/roots.js";
+import { lineChange } from "./doc/diff.js";
+import { decode, emptyDoc, joinLines, sha256 } from "./doc/lines.js";
+import type { UndoRequest } from "./input/requests.js";
+import { origin } from "./plan/plan.js";
+import { buildResult } from "./result.js";
 import type { EditResult } from "./types.js";
 
 export interface UndoContext {
@@ -20,10 +22,16 @@ export interface UndoContext {
   maxDiffBytes: number;
 }
 
-export function undoOp(ctx: UndoContext, at: ResolvedPath, guard: Guard): Promise<EditResult> {
-  const { preview } = guard;
+/** Resolve the path, take the per-path lock, and undo the file's newest journaled edit. */
+export async function undoOp(ctx: UndoContext, req: UndoRequest): Promise<EditResult> {
+  const at = await resolvePath(req.path, ctx.deps.roots);
+  return processLocks.run(at.real, () => undoLoaded(ctx, at, req));
+}
+
+function undoLoaded(ctx: UndoContext, at: ResolvedPath, req: UndoRequest): Promise<EditResult> {
+  const { preview } = req;
   return withFile(ctx.deps, at, { mode: "bytes-or-none", lock: !preview }, async (file) => {
-    checkExpected(file, guard.expectedHash);
+    checkExpected(file, req.expectedHash);
     // Matches the entry's after_hash, so these are the (text) bytes our own edit wrote.
     const pending = await prepareUndo(ctx.deps.journal, at.real, at.path, file.bytes, !preview);
     const current = decode(pending.current, at.path);

@@ -1,24 +1,14 @@
 import { constants } from "node:buffer";
 import { spawn, spawnSync } from "node:child_process";
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { scratchDir, tempDir } from "@caveman/test-kit";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { createEditor } from "../src/index.js";
 import { failure, setup } from "./helpers.js";
 
 function outsideDir() {
-  const d = realpathSync(mkdtempSync(join(tmpdir(), "edit-ops-outside-")));
-  onTestFinished(() => rmSync(d, { recursive: true, force: true }));
+  const d = tempDir("edit-ops-outside-");
   writeFileSync(join(d, "secret.txt"), "secret\n");
   return d;
 }
@@ -189,10 +179,11 @@ describe("confinement", () => {
 describe("directories we may search but not list", () => {
   it("reads a file in a directory with mode --x (opened O_PATH)", async () => {
     const { mkdirSync: mk, writeFileSync: wf, chmodSync } = await import("node:fs");
-    const base = realpathSync(mkdtempSync(join(tmpdir(), "edit-ops-sealed-")));
+    const { dir: base, cleanup } = scratchDir("edit-ops-sealed-");
+    // A directory we may not list cannot be emptied: open it up again before removing it.
     onTestFinished(() => {
       chmodSync(join(base, "sealed"), 0o755);
-      rmSync(base, { recursive: true, force: true });
+      cleanup();
     });
     chmodSync(base, 0o755);
     mk(join(base, "sealed"));

@@ -1,17 +1,10 @@
 // The cross-process lock: a crashed holder never wedges a file, a live one makes us wait at most
 // lockTimeoutMs and then answer `busy`, and no lock file is left behind.
 import { spawn } from "node:child_process";
-import {
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  rmSync,
-  symlinkSync,
-  utimesSync,
-  writeFileSync,
-} from "node:fs";
-import { hostname, tmpdir } from "node:os";
+import { readdirSync, readFileSync, readlinkSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
+import { tempDir } from "@caveman/test-kit";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { deadPid, failure, setup } from "./helpers.js";
 
@@ -188,11 +181,8 @@ describe("user files whose names look like locks", () => {
 
   it("a symbolic link planted at the lock name is refused at once, and its target is untouched", async () => {
     const { editor, file, abs, text } = setup({ lockTimeoutMs: 5000 });
-    const outside = join(tmpdir(), `edit-ops-outside-${process.pid}-${Date.now()}.txt`);
+    const outside = join(tempDir("edit-ops-outside-"), "outside.txt");
     writeFileSync(outside, "outside\n");
-    onTestFinished(() => {
-      rmSync(outside, { force: true });
-    });
     file("a.txt", "one\n");
     symlinkSync(outside, abs(LOCK));
     const t0 = performance.now();

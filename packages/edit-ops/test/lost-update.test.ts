@@ -6,10 +6,10 @@
 // Size: CAVEMAN_LOST_UPDATE_EDITS edits per process (default 1000).
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it, onTestFinished } from "vitest";
+import { tempDir } from "@caveman/test-kit";
+import { describe, expect, it } from "vitest";
 
 const EDITS = Number(process.env.CAVEMAN_LOST_UPDATE_EDITS ?? "1000");
 const PROCS = 4;
@@ -55,8 +55,7 @@ function run(args: string[]): Promise<Rec[]> {
 
 describe("edits from several processes on one file", () => {
   it(`loses no successful edit and keeps every expected_hash rule (${PROCS} processes x ${EDITS} edits)`, async () => {
-    const root = realpathSync(mkdtempSync(join(tmpdir(), "edit-ops-lost-")));
-    onTestFinished(() => rmSync(root, { recursive: true, force: true }));
+    const root = tempDir("edit-ops-lost-");
     const file = join(root, "shared.txt");
     writeFileSync(file, "base\n");
     const start = createHash("sha256").update("base\n").digest("hex");

@@ -3,8 +3,8 @@ import { propertyParams } from "@caveman/test-kit";
 import { applyPatch } from "diff";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { decode } from "../src/doc/lines.js";
 import { type BatchEdit, createEditor, isEditError } from "../src/index.js";
-import { decode } from "../src/text.js";
 import { setup } from "./helpers.js";
 
 const lineText = fc.constantFrom("", "a", "b c", "  x", "{", "}", "é😀", "\tt", "r\r");

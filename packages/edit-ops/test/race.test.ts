@@ -4,19 +4,10 @@
 // behind. Duration: CAVEMAN_RACE_SECONDS (default 20).
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import {
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it, onTestFinished } from "vitest";
+import { tempDir } from "@caveman/test-kit";
+import { describe, expect, it } from "vitest";
 import { createEditor } from "../src/index.js";
 
 const SECONDS = Number(process.env.CAVEMAN_RACE_SECONDS ?? "20");
@@ -48,8 +39,7 @@ describe("confinement under a directory/symlink swap race", () => {
   it(
     `reads nothing outside and creates, changes or leaves nothing outside (${SECONDS} s)`,
     async () => {
-      const base = realpathSync(mkdtempSync(join(tmpdir(), "edit-ops-race-")));
-      onTestFinished(() => rmSync(base, { recursive: true, force: true }));
+      const base = tempDir("edit-ops-race-");
       const root = join(base, "root");
       const outside = join(base, "outside");
       const sub = join(root, "sub");

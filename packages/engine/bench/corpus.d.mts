@@ -18,6 +18,5 @@ export interface CorpusItem {
   content: string;
 }
 export const corpusDir: string;
-export const REQUIRED_KINDS: readonly string[];
 export function sha256(text: string): string;
 export function loadCorpus(dir?: string): CorpusItem[];

@@ -7,23 +7,6 @@ import { fileURLToPath } from "node:url";
 
 export const corpusDir = resolve(dirname(fileURLToPath(import.meta.url)), "..", "corpus");
 
-/** Every ContentKind the corpus must cover, with at least two items each. */
-export const REQUIRED_KINDS = [
-  "json",
-  "ndjson",
-  "log",
-  "stacktrace",
-  "test",
-  "diagnostics",
-  "grep",
-  "diff",
-  "code",
-  "table",
-  "html",
-  "terminal",
-  "prose",
-];
-
 export function sha256(text) {
   return createHash("sha256").update(text).digest("hex");
 }

@@ -68,7 +68,7 @@ let targets = [];
 let crossProcess = [];
 let crossProcessDeterministic = null;
 if (!broadOnly) {
-  rows = summarize(grades);
+  rows = summarize(grades, engine.CONTENT_KINDS);
 
   printTable(
     "engine: items",

@@ -24,5 +24,5 @@ export interface KindSummary {
 }
 export const TARGETS: Record<string, number>;
 export function median(values: (number | null | undefined)[]): number | null;
-export function summarize(grades: ItemGrade[]): KindSummary[];
+export function summarize(grades: ItemGrade[], kinds?: readonly string[]): KindSummary[];
 export function meetsTarget(row: KindSummary): boolean | null;

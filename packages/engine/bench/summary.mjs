@@ -42,10 +42,16 @@ function summarizeGroup(name, grades) {
   };
 }
 
-/** One row per kind (sorted) plus an "overall" row. */
-export function summarize(grades) {
-  const kinds = [...new Set(grades.map((g) => g.kind))].sort();
-  const rows = kinds.map((k) =>
+/**
+ * One row per kind plus an "overall" row: kinds in the order of `kinds` (the engine's
+ * CONTENT_KINDS), or sorted; an item of a kind the list lacks is an error.
+ */
+export function summarize(grades, kinds) {
+  const present = new Set(grades.map((g) => g.kind));
+  const unknown = kinds ? [...present].filter((k) => !kinds.includes(k)) : [];
+  if (unknown.length > 0) throw new Error(`corpus items of unknown kind: ${unknown.join(", ")}`);
+  const order = kinds ? kinds.filter((k) => present.has(k)) : [...present].sort();
+  const rows = order.map((k) =>
     summarizeGroup(
       k,
       grades.filter((g) => g.kind === k),

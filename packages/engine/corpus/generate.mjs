@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { CONTENT_KINDS } from "../dist/index.js";
 // Regenerates the benchmark corpus offline and deterministically: every item is real output of
 // a real tool run here, or real data shipped by an installed package, with run-specific noise
 // (temp paths, timings) replaced by fixed values. Writes corpus/items/<id>.<ext> and
@@ -16,15 +17,13 @@ import { testItems } from "./lib/test-items.mjs";
 import { fileItems } from "./lib/text-items.mjs";
 import { corpusDir, removeTemps } from "./lib/util.mjs";
 
-const KINDS = ["json", "ndjson", "log", "stacktrace", "test", "diagnostics", "grep", "diff", "code", "table"];
-KINDS.push("html", "terminal", "prose", "text");
 const MAX_TOTAL_BYTES = 6 * 1024 * 1024;
 
 /** Reject an item that could not serve as a benchmark case, naming the reason. */
 function validate(item, seen) {
   const where = `corpus item ${item.id}`;
   if (!/^[a-z0-9-]+$/.test(item.id) || seen.has(item.id)) throw new Error(`${where}: bad or duplicate id`);
-  if (!KINDS.includes(item.kind)) throw new Error(`${where}: unknown kind ${item.kind}`);
+  if (!CONTENT_KINDS.includes(item.kind)) throw new Error(`${where}: unknown kind ${item.kind}`);
   if (typeof item.content !== "string" || item.content.length < 500) throw new Error(`${where}: too small`);
   if (item.gold.length === 0) throw new Error(`${where}: no gold answers`);
   for (const g of item.gold) {

@@ -5,10 +5,10 @@
 // compressor restructures.
 
 import { decode, encode } from "@toon-format/toon";
-import { isStatListing } from "./diffstat.js";
 import { stripGutters } from "./gutter.js";
 import { kindFromHint } from "./hints.js";
-import { detectLanguage } from "./language.js";
+import { detectLanguage } from "./kinds/code/language.js";
+import { isStatListing } from "./kinds/diff/stat.js";
 import { alignedTableStart, isGrepHeading, isPathList, isStructuredLog } from "./structure.js";
 import type { ContentKind, Detection } from "./types.js";
 import { tick } from "./work.js";

@@ -1,21 +1,22 @@
 // Routes detected content to its compressor. Each returns a Candidate or the PassReason it
 // would pass through with; compress() does the token accounting and the fail-closed checks.
-import { compressCode } from "./code/outline.js";
+
 import { detectWithValue } from "./detect.js";
-import { compressDiagnostics } from "./diagnostics.js";
-import { compressDiff } from "./diff.js";
-import { compressGrep } from "./grep.js";
-import { compressHtml } from "./html.js";
-import { compressJson } from "./json/compress.js";
-import { numbersSurviveParse, reencodesExactly } from "./json/numbers.js";
-import { compressLog } from "./log/fold.js";
-import { compressNdjson } from "./ndjson.js";
-import { compressProse } from "./prose.js";
-import { compressStacktrace } from "./stacktrace.js";
-import { compressTable } from "./table.js";
-import { compressTerminal } from "./terminal.js";
-import { compressTest } from "./testout.js";
-import { compressText } from "./text.js";
+import { compressCode } from "./kinds/code/outline.js";
+import { compressDiagnostics } from "./kinds/diagnostics/diagnostics.js";
+import { compressDiff } from "./kinds/diff/diff.js";
+import { compressGrep } from "./kinds/grep/grep.js";
+import { compressHtml } from "./kinds/html/html.js";
+import { compressJson } from "./kinds/json/compress.js";
+import { numbersSurviveParse, reencodesExactly } from "./kinds/json/numbers.js";
+import { compressLog } from "./kinds/log/fold.js";
+import { compressNdjson } from "./kinds/ndjson/ndjson.js";
+import { compressProse } from "./kinds/prose/prose.js";
+import { compressStacktrace } from "./kinds/stacktrace/stacktrace.js";
+import { compressTable } from "./kinds/table/table.js";
+import { compressTerminal } from "./kinds/terminal/terminal.js";
+import { compressTest } from "./kinds/test/testout.js";
+import { compressText } from "./kinds/text/text.js";
 import type { Candidate, Detection, KindContext, PassReason } from "./types.js";
 
 /** A carriage return that neither ends a line nor starts a CRLF. */

@@ -1,23 +1,9 @@
 // Maps a caller's hint (a ContentKind, or the tool/command that produced the output) to a kind.
 // Unknown hints map to nothing and detection falls back to the content.
+import { CONTENT_KINDS } from "./kinds/list.js";
 import type { ContentKind } from "./types.js";
 
-const KINDS: ReadonlySet<string> = new Set<ContentKind>([
-  "json",
-  "ndjson",
-  "log",
-  "stacktrace",
-  "test",
-  "diagnostics",
-  "grep",
-  "diff",
-  "code",
-  "table",
-  "html",
-  "terminal",
-  "prose",
-  "text",
-]);
+const KINDS: ReadonlySet<string> = new Set(CONTENT_KINDS);
 
 const TOOLS: ReadonlyArray<[RegExp, ContentKind]> = [
   [/^(git (diff|show)|diff|svn diff|hg diff)\b/, "diff"],

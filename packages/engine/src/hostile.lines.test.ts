@@ -30,7 +30,7 @@ describe("prose rules on hostile lines", () => {
   const para = "The quick brown fox is basically jumping over the lazy dog and it does not stop here now.";
 
   it("handles 200,000-character words, and floods of < [ and backticks, in linear time", async () => {
-    const { compressProse } = await import("./prose.js");
+    const { compressProse } = await import("./kinds/prose/prose.js");
     for (const flood of [
       "y".repeat(200_000),
       "<".repeat(200_000),
@@ -46,7 +46,7 @@ describe("prose rules on hostile lines", () => {
   });
 
   it("leaves a line holding the private-use mask characters untouched", async () => {
-    const { compressProse } = await import("./prose.js");
+    const { compressProse } = await import("./kinds/prose/prose.js");
     const line = "The value \uE0000\uE001 is really the answer";
     const out = compressProse(`${para}\n${line}`, {});
     expect(typeof out === "string" ? "" : out.output.split("\n")[1]).toBe(line);
@@ -64,7 +64,7 @@ describe("code scanning on hostile lines", () => {
   });
 
   it("outlines 100,000-deep nested braces without rescanning the stack", async () => {
-    const { scanBraces } = await import("./code/scan.js");
+    const { scanBraces } = await import("./kinds/code/scan.js");
     const depth = 100_000;
     const lines = [`${"{".repeat(depth)}`, `${"}".repeat(depth)}`];
     const pairs = scanBraces(lines, "javascript")!;
@@ -74,7 +74,7 @@ describe("code scanning on hostile lines", () => {
   });
 
   it("still reads real regex literals holding brackets and slashes", async () => {
-    const { scanBraces } = await import("./code/scan.js");
+    const { scanBraces } = await import("./kinds/code/scan.js");
     expect(
       scanBraces(["const re = /[{(]+\\/x/g;", "function f() {", "  return re;", "}"], "javascript"),
     ).toEqual([{ open: 1, close: 3, depth: 0 }]);

@@ -43,14 +43,14 @@ describe("JSON that a parse would change passes through", () => {
 
 describe("rewrites that would change what the input says", () => {
   it("keeps a terminal line whole when a shorter redraw would leave an earlier one's tail on screen", async () => {
-    const { cleanTerminal } = await import("./terminal.js");
+    const { cleanTerminal } = await import("./kinds/terminal/terminal.js");
     expect(cleanTerminal("error: disk full\rok\nprogress 10%\rprogress 100%\n").text).toBe(
       "error: disk full\rok\nprogress 100%\n",
     );
   });
 
   it("keeps quantifiers (all, some, any) when prose drops filler words", async () => {
-    const { compressProse } = await import("./prose.js");
+    const { compressProse } = await import("./kinds/prose/prose.js");
     const text = "Some tests fail and all builds are slow; the server does not accept any token.";
     const out = compressProse(text, {});
     expect(typeof out === "string" ? text : out.output).toMatch(

@@ -3,6 +3,7 @@ export { compress, DEFAULT_FLOOR_TOKENS, MIN_GAIN } from "./compress.js";
 export { detect } from "./detect.js";
 export type { EngineErrorCode } from "./errors.js";
 export { EngineError } from "./errors.js";
+export { CONTENT_KINDS } from "./kinds/list.js";
 export type { MarkerSpec } from "./markers.js";
 export { formatMarker, isMarkerLine, MARKER_OPEN } from "./markers.js";
 export { narrow } from "./narrow.js";

@@ -7,11 +7,11 @@
 // with a note). Memory stays a small multiple of the original. Never throws.
 import { detectWithValue } from "./detect.js";
 import { messageOf } from "./errors.js";
-import { parseSpans } from "./json/spans.js";
 import { formatMarker, lineSpan } from "./markers.js";
 import { resolvePointer } from "./narrow/pointer.js";
 import { queryWords, rankUnits } from "./narrow/rank.js";
 import { jsonUnits, textUnits, type Unit } from "./narrow/units.js";
+import { parseSpans } from "./shared/spans.js";
 import type { NarrowOptions, NarrowResult } from "./types.js";
 
 /** Default number of units a narrowed view shows. */

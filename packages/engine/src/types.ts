@@ -1,21 +1,8 @@
 // Public and shared types of the engine. Everything exported from index.ts is public API.
 
-/** Kinds of content the engine recognises. */
-export type ContentKind =
-  | "json"
-  | "ndjson"
-  | "log"
-  | "stacktrace"
-  | "test"
-  | "diagnostics"
-  | "grep"
-  | "diff"
-  | "code"
-  | "table"
-  | "html"
-  | "terminal"
-  | "prose"
-  | "text";
+import type { ContentKind } from "./kinds/list.js";
+
+export type { ContentKind };
 
 /** Why an input came back unchanged. */
 export type PassReason = "below_floor" | "not_smaller" | "document" | "parse_error" | "internal_error";
@@ -30,6 +17,8 @@ export interface CompressOptions {
   handle?: string;
   /** Inputs below this many tokens pass through (default 300). */
   floorTokens?: number;
+  /** Most tokens `output` may cost, markers included (`src/budget.ts`). */
+  budget?: number;
 }
 
 /** Result of `compress`. */

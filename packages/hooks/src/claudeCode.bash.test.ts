@@ -12,10 +12,10 @@ import { bigDiff, bigLog, failingPytest, memoryContext, sourceCode } from "./sam
 const ctx = memoryContext;
 
 describe("Claude Code PostToolUse: Bash", () => {
-  it("replaces a large log with exactly {stdout, stderr, interrupted}, original stored byte-exact", () => {
+  it("replaces a large log with exactly {stdout, stderr, interrupted}, original stored byte-exact", async () => {
     const c = ctx();
     const log = bigLog();
-    const out = updated(claudeCodePostToolUse(bashEvent("cat /var/log/app.log", log), c));
+    const out = await updated(claudeCodePostToolUse(bashEvent("cat /var/log/app.log", log), c));
     expect(Object.keys(out).sort()).toEqual(["interrupted", "stderr", "stdout"]);
     expect(out.interrupted).toBe(false);
     expect(out.stderr).toBe("");
@@ -26,17 +26,20 @@ describe("Claude Code PostToolUse: Bash", () => {
     expect(rec && originalText(rec)).toBe(log);
   });
 
-  it("keeps a failing test's assertion and location visible", () => {
-    const out = updated(claudeCodePostToolUse(bashEvent("cd app && pytest -q", failingPytest()), ctx()));
+  it("keeps a failing test's assertion and location visible", async () => {
+    const out = await updated(
+      claudeCodePostToolUse(bashEvent("cd app && pytest -q", failingPytest()), ctx()),
+    );
     const stdout = out.stdout as string;
     expect(stdout).toContain("E       assert 100 == 70");
     expect(stdout).toContain("tests/test_mod7.py:42: AssertionError");
     expect(stdout).toContain("1 failed, 239 passed");
   });
 
-  it("keeps every file of a git diff in view, and says a folded change differs from the shown one in its numbers", () => {
+  it("keeps every file of a git diff in view, and says a folded change differs from the shown one in its numbers", async () => {
     const diff = bigDiff();
-    const stdout = updated(claudeCodePostToolUse(bashEvent("git diff", diff), ctx())).stdout as string;
+    const stdout = (await updated(claudeCodePostToolUse(bashEvent("git diff", diff), ctx())))
+      .stdout as string;
     expect(stdout).toContain("+export const limit0 = 20;");
     for (let f = 0; f < 6; f++) expect(stdout).toContain(`diff --git a/src/mod${f}.ts b/src/mod${f}.ts`);
     // The other five files make the same edit with other digits: folded, and the marker says how
@@ -44,7 +47,7 @@ describe("Claude Code PostToolUse: Bash", () => {
     expect(stdout).toMatch(/same change as line \d+ but for numbers/);
   });
 
-  it("reads a persisted output from its confined path and drops persistedOutputPath", () => {
+  it("reads a persisted output from its confined path and drops persistedOutputPath", async () => {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), "hooks-persist-")));
     const full = bigLog(4000);
     const path = join(dir, "toolu_1.txt");
@@ -54,13 +57,13 @@ describe("Claude Code PostToolUse: Bash", () => {
       persistedOutputPath: path,
       persistedOutputSize: full.length,
     });
-    const out = updated(claudeCodePostToolUse(ev, c));
+    const out = await updated(claudeCodePostToolUse(ev, c));
     expect(Object.keys(out).sort()).toEqual(["interrupted", "stderr", "stdout"]);
     const rec = c.ccr.get(handleIn(out.stdout as string));
     expect(rec && originalText(rec)).toBe(full);
   });
 
-  it("refuses a persisted path outside the allowed roots, through a symlink, or not matching the cut", () => {
+  it("refuses a persisted path outside the allowed roots, through a symlink, or not matching the cut", async () => {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), "hooks-persist-")));
     const other = realpathSync(mkdtempSync(join(tmpdir(), "hooks-elsewhere-")));
     const full = bigLog(4000);
@@ -76,36 +79,40 @@ describe("Claude Code PostToolUse: Bash", () => {
       "relative.txt",
       join(dir, "missing.txt"),
     ]) {
-      expect(claudeCodePostToolUse(bashEvent("cat big.log", cut, { persistedOutputPath: p }), c)).toEqual({
+      expect(
+        await claudeCodePostToolUse(bashEvent("cat big.log", cut, { persistedOutputPath: p }), c),
+      ).toEqual({
         pass: "persisted_unreadable",
       });
     }
     mkdirSync(join(dir, "sub"));
-    expect(claudeCodePostToolUse(bashEvent("x", cut, { persistedOutputPath: join(dir, "sub") }), c)).toEqual({
+    expect(
+      await claudeCodePostToolUse(bashEvent("x", cut, { persistedOutputPath: join(dir, "sub") }), c),
+    ).toEqual({
       pass: "persisted_unreadable",
     });
   });
 
-  it("passes small output, raw requests, images and odd shapes", () => {
+  it("passes small output, raw requests, images and odd shapes", async () => {
     const c = ctx();
-    expect(claudeCodePostToolUse(bashEvent("ls", "a\nb\n"), c)).toEqual({ pass: "below_floor" });
-    expect(claudeCodePostToolUse(bashEvent("cat app.log # caveman:raw", bigLog()), c)).toEqual({
+    expect(await claudeCodePostToolUse(bashEvent("ls", "a\nb\n"), c)).toEqual({ pass: "below_floor" });
+    expect(await claudeCodePostToolUse(bashEvent("cat app.log # caveman:raw", bigLog()), c)).toEqual({
       pass: "raw_requested",
     });
-    expect(claudeCodePostToolUse(bashEvent("CAVEMAN_RAW=1 cat app.log", bigLog()), c)).toEqual({
+    expect(await claudeCodePostToolUse(bashEvent("CAVEMAN_RAW=1 cat app.log", bigLog()), c)).toEqual({
       pass: "raw_requested",
     });
-    expect(claudeCodePostToolUse(bashEvent("cat a.png", bigLog(), { isImage: true }), c)).toEqual({
+    expect(await claudeCodePostToolUse(bashEvent("cat a.png", bigLog(), { isImage: true }), c)).toEqual({
       pass: "unexpected_shape",
     });
     expect(
-      claudeCodePostToolUse({ tool_name: "Bash", tool_input: {}, tool_response: { stdout: 3 } }, c),
+      await claudeCodePostToolUse({ tool_name: "Bash", tool_input: {}, tool_response: { stdout: 3 } }, c),
     ).toEqual({ pass: "unexpected_shape" });
     expect(c.ccr.stats().entries).toBe(0);
   });
 
-  it("does not turn source code into an outline (the model needs the lines)", () => {
-    expect(claudeCodePostToolUse(bashEvent("cat src/a.ts", sourceCode()), ctx())).toEqual({
+  it("does not turn source code into an outline (the model needs the lines)", async () => {
+    expect(await claudeCodePostToolUse(bashEvent("cat src/a.ts", sourceCode()), ctx())).toEqual({
       pass: "kind_code",
     });
   });

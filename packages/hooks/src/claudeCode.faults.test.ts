@@ -11,46 +11,50 @@ import type { HookContext } from "./shrink.js";
 const ctx = memoryContext;
 
 describe("faults", () => {
-  it("a full store passes the original and stores nothing", () => {
+  it("a full store passes the original and stores nothing", async () => {
     const log = bigLog();
     const c = ctx({}, openMemoryStore({ budgetBytes: log.length + 1000 }));
     c.ccr.put("x".repeat(2000));
-    expect(claudeCodePostToolUse(bashEvent("cat app.log", log), c)).toEqual({ pass: "store_full" });
+    expect(await claudeCodePostToolUse(bashEvent("cat app.log", log), c)).toEqual({ pass: "store_full" });
     expect(c.ccr.stats().entries).toBe(1);
   });
 
-  it("a store that throws on open passes the original", () => {
-    const c: HookContext = {
-      ...ctx(),
-      store: () => {
-        throw new Error("locked");
-      },
+  it("a store that throws passes the original", async () => {
+    const locked = openMemoryStore();
+    locked.put = () => {
+      throw new Error("locked");
     };
-    expect(claudeCodePostToolUse(bashEvent("cat app.log", bigLog()), c)).toEqual({ pass: "store_failed" });
+    const c: HookContext = ctx({}, locked);
+    expect(await claudeCodePostToolUse(bashEvent("cat app.log", bigLog()), c)).toEqual({
+      pass: "store_failed",
+    });
   });
 
-  it("a passed deadline passes the original", () => {
-    const c = { ...ctx(), deadline: Date.now() - 1 };
-    expect(claudeCodePostToolUse(bashEvent("cat app.log", bigLog()), c)).toEqual({ pass: "deadline" });
+  it("a passed deadline passes the original", async () => {
+    const c = ctx({}, openMemoryStore(), [], () => true);
+    expect(await claudeCodePostToolUse(bashEvent("cat app.log", bigLog()), c)).toEqual({ pass: "deadline" });
   });
 
-  it("an output over max_input_bytes passes", () => {
-    expect(claudeCodePostToolUse(bashEvent("cat app.log", bigLog()), ctx({ maxInputBytes: 2048 }))).toEqual({
+  it("an output over max_input_bytes passes", async () => {
+    expect(
+      await claudeCodePostToolUse(bashEvent("cat app.log", bigLog()), ctx({ maxInputBytes: 2048 })),
+    ).toEqual({
       pass: "too_large",
     });
   });
 
-  it("a stand-in compressed again passes through (the host may run the hook twice)", () => {
+  it("a stand-in compressed again passes through (the host may run the hook twice)", async () => {
     const c = ctx();
-    const once = updated(claudeCodePostToolUse(bashEvent("cat app.log", bigLog()), c)).stdout as string;
-    expect(claudeCodePostToolUse(bashEvent("cat app.log", once), c)).toMatchObject({
+    const once = (await updated(claudeCodePostToolUse(bashEvent("cat app.log", bigLog()), c)))
+      .stdout as string;
+    expect(await claudeCodePostToolUse(bashEvent("cat app.log", once), c)).toMatchObject({
       pass: expect.any(String),
     });
   });
 });
 
 describe("accepted shapes (the checker itself)", () => {
-  it("refuses what Claude Code drops", () => {
+  it("refuses what Claude Code drops", async () => {
     expect(
       claudeCodeShapeProblem("Bash", {
         stdout: "",

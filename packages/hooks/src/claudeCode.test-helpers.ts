@@ -1,11 +1,16 @@
 // Test helpers for the Claude Code hook's tests: a Bash PostToolUse event, the replacement
 // output a decision carries (checked against the shape Claude Code accepts), and the recovery
 // handle named in a compressed text.
+import { parseKeptHeader } from "@caveman/keep";
 import { expect } from "vitest";
 import type { claudeCodePostToolUse } from "./claudeCode.js";
 import { claudeCodeShapeProblem } from "./shapes.js";
 
-export function updated(d: ReturnType<typeof claudeCodePostToolUse>, tool = "Bash"): Record<string, unknown> {
+export async function updated(
+  decision: ReturnType<typeof claudeCodePostToolUse>,
+  tool = "Bash",
+): Promise<Record<string, unknown>> {
+  const d = await decision;
   if ("pass" in d) throw new Error(`passed: ${d.pass}`);
   const h = d.output.hookSpecificOutput as Record<string, unknown>;
   expect(h.hookEventName).toBe("PostToolUse");
@@ -13,10 +18,11 @@ export function updated(d: ReturnType<typeof claudeCodePostToolUse>, tool = "Bas
   return h.updatedToolOutput as Record<string, unknown>;
 }
 
+/** The handle a stand-in's header cites (the header is its first line). */
 export function handleIn(text: string): string {
-  const m = /recovery_handle "(ccr_[0-9a-f]{32})"/.exec(text);
-  if (!m) throw new Error("no recovery line");
-  return m[1]!;
+  const facts = parseKeptHeader(text.split("\n")[0] ?? "");
+  if (!facts) throw new Error("no header line");
+  return facts.handle;
 }
 
 export const bashEvent = (command: string, stdout: string, extra: Record<string, unknown> = {}) => ({

@@ -27,30 +27,35 @@ function reply(updatedToolOutput: unknown, handles: string[]): HookDecision {
   return { output: { hookSpecificOutput: { hookEventName: "PostToolUse", updatedToolOutput } }, handles };
 }
 
-/** Compress each text that is worth it; `pass` is set when none was. */
-function shrinkAll(
+/** Compress each text that is worth it, one after another; `pass` is set when none was. */
+async function shrinkAll(
   texts: string[],
   opts: { hint?: string; producer: string },
   ctx: HookContext,
-): { texts: string[]; handles: string[]; pass?: string } {
+): Promise<{ texts: string[]; handles: string[]; pass?: string }> {
   const handles: string[] = [];
   // The reason reported is the largest text's: an empty stderr is not why a big stdout stayed.
   let pass = "not_smaller";
   let passSize = -1;
-  const out = texts.map((text) => {
-    if (text === "") return text;
-    const r: Shrunk | { pass: string } = shrink({ text, ...opts, source: "output" }, ctx);
+  const out: string[] = [];
+  for (const text of texts) {
+    if (text === "") {
+      out.push(text);
+      continue;
+    }
+    const r: Shrunk | { pass: string } = await shrink({ text, ...opts, source: "output" }, ctx);
     if ("pass" in r) {
       if (text.length > passSize) [pass, passSize] = [r.pass, text.length];
-      return text;
+      out.push(text);
+      continue;
     }
     handles.push(r.handle);
-    return r.text;
-  });
+    out.push(r.text);
+  }
   return handles.length ? { texts: out, handles } : { texts: out, handles, pass };
 }
 
-function bash(input: Obj, response: Obj, ctx: HookContext): HookDecision {
+async function bash(input: Obj, response: Obj, ctx: HookContext): Promise<HookDecision> {
   const command = str(input.command) ?? "";
   if (wantsRaw(command, ctx.settings)) return { pass: "raw_requested" };
   let stdout = str(response.stdout);
@@ -67,7 +72,7 @@ function bash(input: Obj, response: Obj, ctx: HookContext): HookDecision {
   }
   const hint = hintForCommand(command);
   const producer = `Bash: ${command}`;
-  const r = shrinkAll([stdout, stderr], { ...(hint ? { hint } : {}), producer }, ctx);
+  const r = await shrinkAll([stdout, stderr], { ...(hint ? { hint } : {}), producer }, ctx);
   // Nothing shrank: the host's own output (or, when persisted, its stub naming the file) stands.
   if (r.handles.length === 0) return { pass: r.pass ?? "not_smaller" };
   return reply(
@@ -76,7 +81,7 @@ function bash(input: Obj, response: Obj, ctx: HookContext): HookDecision {
   );
 }
 
-function read(response: Obj, ctx: HookContext): HookDecision {
+async function read(response: Obj, ctx: HookContext): Promise<HookDecision> {
   const file = response.file;
   if (response.type !== "text" || !isObj(file)) return { pass: "unexpected_shape" };
   const filePath = str(file.filePath);
@@ -91,7 +96,7 @@ function read(response: Obj, ctx: HookContext): HookDecision {
   )
     return { pass: "unexpected_shape" };
   const hint = hintForPath(filePath) ?? "Read";
-  const r = shrink({ text: content, hint, producer: `Read: ${filePath}`, source: "read" }, ctx);
+  const r = await shrink({ text: content, hint, producer: `Read: ${filePath}`, source: "read" }, ctx);
   if ("pass" in r) return r;
   return reply(
     { type: "text", file: { filePath, content: r.text, numLines: lineCount(r.text), startLine, totalLines } },
@@ -99,7 +104,7 @@ function read(response: Obj, ctx: HookContext): HookDecision {
   );
 }
 
-function grep(input: Obj, response: Obj, ctx: HookContext): HookDecision {
+async function grep(input: Obj, response: Obj, ctx: HookContext): Promise<HookDecision> {
   const content = str(response.content);
   const filenames = response.filenames;
   if (response.mode !== "content" || content === undefined) return { pass: "not_content_mode" };
@@ -109,7 +114,7 @@ function grep(input: Obj, response: Obj, ctx: HookContext): HookDecision {
     !filenames.every((f) => typeof f === "string")
   )
     return { pass: "unexpected_shape" };
-  const r = shrink(
+  const r = await shrink(
     { text: content, hint: "grep", producer: `Grep: ${str(input.pattern) ?? ""}`, source: "output" },
     ctx,
   );
@@ -120,17 +125,17 @@ function grep(input: Obj, response: Obj, ctx: HookContext): HookDecision {
   );
 }
 
-function mcp(toolName: string, response: unknown, ctx: HookContext): HookDecision {
+async function mcp(toolName: string, response: unknown, ctx: HookContext): Promise<HookDecision> {
   const blocks = mcpTexts(response);
   if (!blocks) return { pass: "non_text_result" };
-  const r = shrinkAll(blocks.texts, { producer: toolName }, ctx);
+  const r = await shrinkAll(blocks.texts, { producer: toolName }, ctx);
   if (r.handles.length === 0) return { pass: r.pass ?? "not_smaller" };
   const out = blocks.asString ? r.texts.join("") : r.texts.map((text) => ({ type: "text", text }));
   return reply(out, r.handles);
 }
 
 /** Decide what Claude Code's PostToolUse hook prints for this stdin object. Never throws on odd input. */
-export function claudeCodePostToolUse(event: unknown, ctx: HookContext): HookDecision {
+export async function claudeCodePostToolUse(event: unknown, ctx: HookContext): Promise<HookDecision> {
   const opened = openEvent(event, "PostToolUse", ctx.settings);
   if ("pass" in opened) return opened;
   const { toolName, input } = opened;

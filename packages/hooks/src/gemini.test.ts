@@ -13,9 +13,9 @@ const shell = (command: string, llmContent: unknown, error?: unknown) => ({
 });
 
 describe("Gemini CLI AfterTool", () => {
-  it("asks for a tail call of caveman_retrieve on the stored stand-in, which cites the stored original", () => {
+  it("asks for a tail call of caveman_retrieve on the stored stand-in, which cites the stored original", async () => {
     const c = ctx();
-    const out = geminiAfterTool(shell("pytest", failingPytest()), c);
+    const out = await geminiAfterTool(shell("pytest", failingPytest()), c);
     if ("pass" in out) throw new Error(out.pass);
     const h = out.output.hookSpecificOutput as {
       hookEventName: string;
@@ -29,8 +29,8 @@ describe("Gemini CLI AfterTool", () => {
     expect(originalText(c.ccr.get(original)!)).toBe(failingPytest());
   });
 
-  it("uses the configured retrieve tool name and reads Gemini text parts", () => {
-    const out = geminiAfterTool(shell("cat app.log", [{ text: bigLog() }]), ctx(), {
+  it("uses the configured retrieve tool name and reads Gemini text parts", async () => {
+    const out = await geminiAfterTool(shell("cat app.log", [{ text: bigLog() }]), ctx(), {
       retrieveTool: "mcp_cm_caveman_retrieve",
     });
     expect(out).toMatchObject({
@@ -38,38 +38,45 @@ describe("Gemini CLI AfterTool", () => {
     });
   });
 
-  it("compresses read_file of data only, and MCP tools", () => {
+  it("compresses read_file of data only, and MCP tools", async () => {
     const read = {
       tool_name: "read_file",
       tool_input: { absolute_path: "/w/d.json" },
       tool_response: { llmContent: bigJson() },
     };
-    expect("output" in geminiAfterTool(read, ctx())).toBe(true);
+    expect("output" in (await geminiAfterTool(read, ctx()))).toBe(true);
     expect(
       "output" in
-        geminiAfterTool({ tool_name: "mcp_logs_tail", tool_response: { llmContent: bigLog() } }, ctx()),
+        (await geminiAfterTool(
+          { tool_name: "mcp_logs_tail", tool_response: { llmContent: bigLog() } },
+          ctx(),
+        )),
     ).toBe(true);
   });
 
-  it("passes errors, our own tools, unknown tools, raw requests and bad input", () => {
+  it("passes errors, our own tools, unknown tools, raw requests and bad input", async () => {
     const c = ctx();
-    expect(geminiAfterTool(shell("cat a.log", bigLog(), { message: "boom" }), c)).toEqual({
+    expect(await geminiAfterTool(shell("cat a.log", bigLog(), { message: "boom" }), c)).toEqual({
       pass: "unexpected_shape",
     });
     expect(
-      geminiAfterTool(
+      await geminiAfterTool(
         { tool_name: "mcp_caveman_caveman_retrieve", tool_response: { llmContent: bigLog() } },
         c,
       ),
     ).toEqual({ pass: "own_tool" });
-    expect(geminiAfterTool({ tool_name: "web_fetch", tool_response: { llmContent: bigLog() } }, c)).toEqual({
+    expect(
+      await geminiAfterTool({ tool_name: "web_fetch", tool_response: { llmContent: bigLog() } }, c),
+    ).toEqual({
       pass: "unknown_tool",
     });
-    expect(geminiAfterTool(shell("cat a.log # caveman:raw", bigLog()), c)).toEqual({ pass: "raw_requested" });
-    expect(geminiAfterTool({ tool_name: "x", hook_event_name: "BeforeTool" }, c)).toEqual({
+    expect(await geminiAfterTool(shell("cat a.log # caveman:raw", bigLog()), c)).toEqual({
+      pass: "raw_requested",
+    });
+    expect(await geminiAfterTool({ tool_name: "x", hook_event_name: "BeforeTool" }, c)).toEqual({
       pass: "wrong_event",
     });
-    expect(geminiAfterTool("nope", c)).toEqual({ pass: "input_invalid" });
+    expect(await geminiAfterTool("nope", c)).toEqual({ pass: "input_invalid" });
     expect(c.ccr.stats().entries).toBe(0);
   });
 });

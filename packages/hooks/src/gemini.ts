@@ -8,6 +8,7 @@
 // retrieve, which the hooks never touch, so there is no loop. (Seen working in the real Gemini CLI
 // 0.61.0: the model's functionResponse of the original call carried the stand-in.)
 
+import { RETRIEVE_ARG, RETRIEVE_TOOL } from "@caveman/keep/note";
 import { type HookDecision, isObj, mcpTexts, openEvent } from "./event.js";
 import { hintForCommand, hintForPath, wantsRaw } from "./policy.js";
 import { type HookContext, shrink } from "./shrink.js";
@@ -17,7 +18,7 @@ export interface GeminiOptions {
   retrieveTool: string;
 }
 
-export const DEFAULT_GEMINI_RETRIEVE_TOOL = "mcp_caveman_caveman_retrieve";
+export const DEFAULT_GEMINI_RETRIEVE_TOOL = `mcp_caveman_${RETRIEVE_TOOL}`;
 
 function llmText(response: unknown): string | null {
   if (!isObj(response) || (response.error !== undefined && response.error !== null)) return null;
@@ -36,11 +37,11 @@ function llmText(response: unknown): string | null {
 }
 
 /** Decide what Gemini CLI's AfterTool hook prints for this stdin object. Never throws on odd input. */
-export function geminiAfterTool(
+export async function geminiAfterTool(
   event: unknown,
   ctx: HookContext,
   options: GeminiOptions = { retrieveTool: DEFAULT_GEMINI_RETRIEVE_TOOL },
-): HookDecision {
+): Promise<HookDecision> {
   const opened = openEvent(event, "AfterTool", ctx.settings);
   if ("pass" in opened) return opened;
   const { toolName, input } = opened;
@@ -69,20 +70,20 @@ export function geminiAfterTool(
   } else if (!toolName.startsWith("mcp_")) {
     return { pass: "unknown_tool" };
   }
-  const r = shrink({ text, ...(hint ? { hint } : {}), producer, source }, ctx);
+  const r = await shrink({ text, ...(hint ? { hint } : {}), producer, source }, ctx);
   if ("pass" in r) return r;
   let standIn: string;
   try {
-    standIn = ctx.store().put(r.text, { kind: r.kind, producer: `stand-in for ${r.handle}` }).handle;
+    standIn = await ctx.keepText(r.text, { kind: r.kind, producer: `stand-in for ${r.handle}` });
   } catch {
     return { pass: "store_failed" };
   }
-  if (ctx.clock() > ctx.deadline) return { pass: "deadline" };
+  if (ctx.expired()) return { pass: "deadline" };
   return {
     output: {
       hookSpecificOutput: {
         hookEventName: "AfterTool",
-        tailToolCallRequest: { name: options.retrieveTool, args: { recovery_handle: standIn } },
+        tailToolCallRequest: { name: options.retrieveTool, args: { [RETRIEVE_ARG]: standIn } },
       },
     },
     handles: [r.handle, standIn],

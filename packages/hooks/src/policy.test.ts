@@ -15,17 +15,17 @@ describe("hints", () => {
     ["pytest 2>&1 | tee out.txt", "pytest 2>&1"],
     ["npm test # caveman:raw", "npm test"],
     ["", undefined],
-  ])("%s -> %s", (cmd, hint) => {
+  ])("%s -> %s", async (cmd, hint) => {
     expect(hintForCommand(cmd)).toBe(hint);
   });
 
-  it("maps data extensions only", () => {
+  it("maps data extensions only", async () => {
     expect(hintForPath("/a/b.jsonl")).toBe("ndjson");
     expect(hintForPath("/a/b.csv")).toBe("table");
     expect(hintForPath("/a/b.ts")).toBeUndefined();
   });
 
-  it("deny wins over allow; wildcards match whole names", () => {
+  it("deny wins over allow; wildcards match whole names", async () => {
     const s = { ...DEFAULT_HOOK_SETTINGS, allow: ["mcp__*", "Bash"], deny: ["mcp__secret__*"] };
     expect(toolRefusal("Bash", s)).toBeNull();
     expect(toolRefusal("mcp__logs__tail", s)).toBeNull();
@@ -36,7 +36,7 @@ describe("hints", () => {
 });
 
 describe("settings", () => {
-  it("parses the file's snake_case keys over the defaults", () => {
+  it("parses the file's snake_case keys over the defaults", async () => {
     const s = parseHookSettings({ floor_tokens: 800, deny: ["Read"], enabled: false, budget_ms: 900 });
     expect(s).toMatchObject({
       floorTokens: 800,
@@ -54,7 +54,7 @@ describe("settings", () => {
     [{ allow: "Bash" }, /allow/],
     [{ enabled: "no" }, /enabled/],
     [[], /JSON object/],
-  ])("refuses %j", (bad, msg) => {
+  ])("refuses %j", async (bad, msg) => {
     expect(() => parseHookSettings(bad)).toThrow(HookError);
     expect(() => parseHookSettings(bad)).toThrow(msg);
   });
@@ -62,15 +62,15 @@ describe("settings", () => {
 
 describe("runHook", () => {
   const ctx = () => memoryContext();
-  it("prints nothing for malformed stdin and one JSON line when it compresses", () => {
-    expect(runHook("claude-code", "{not json", ctx())).toEqual({
+  it("prints nothing for malformed stdin and one JSON line when it compresses", async () => {
+    expect(await runHook("claude-code", "{not json", ctx())).toEqual({
       stdout: "",
       reason: "input_invalid",
       handles: [],
     });
-    expect(runHook("gemini", "", ctx()).stdout).toBe("");
+    expect((await runHook("gemini", "", ctx())).stdout).toBe("");
     const log = Array.from({ length: 3000 }, (_, i) => `2026-01-01T00:00:00Z INFO req ${i} ok`).join("\n");
-    const r = runHook(
+    const r = await runHook(
       "claude-code",
       JSON.stringify({
         tool_name: "Bash",
@@ -84,15 +84,15 @@ describe("runHook", () => {
     expect(r.stdout.split("\n")).toHaveLength(2);
   });
 
-  it("a fault inside an adapter is a pass, never a throw", () => {
+  it("a fault inside an adapter is a pass, never a throw", async () => {
     const c = {
       ...ctx(),
-      clock: () => {
+      expired: () => {
         throw new Error("clock broke");
       },
     };
     const log = Array.from({ length: 3000 }, (_, i) => `INFO req ${i} ok`).join("\n");
-    const r = runHook(
+    const r = await runHook(
       "claude-code",
       JSON.stringify({
         tool_name: "Bash",

@@ -6,7 +6,7 @@ import type { ContentKind } from "@caveman/engine";
 import type { HookSettings } from "./settings.js";
 
 /** Kinds whose compressed form a model can act on without the original (reading code or prose needs every line). */
-const OUTPUT_KINDS: ReadonlySet<ContentKind> = new Set([
+const OUTPUT_KINDS: ReadonlySet<string> = new Set<ContentKind>([
   "json",
   "ndjson",
   "log",
@@ -26,7 +26,7 @@ const OUTPUT_KINDS: ReadonlySet<ContentKind> = new Set([
  * files qualify: the host renders line numbers over the compressed text, which stop matching the
  * file, and an edit of code or prose needs the exact lines.
  */
-const READ_KINDS: ReadonlySet<ContentKind> = new Set(["json", "ndjson", "log", "table"]);
+const READ_KINDS: ReadonlySet<string> = new Set<ContentKind>(["json", "ndjson", "log", "table"]);
 
 /** Our own tools, in any host's naming (`mcp__caveman__caveman_retrieve`, `mcp_caveman_caveman_retrieve`, `caveman_retrieve`). */
 const OWN_TOOL = /(?:^|_)caveman_(?:retrieve|compress|stats|toon_encode|toon_decode)$|(?:^|_)be-[a-z-]+$/;
@@ -55,7 +55,7 @@ export function wantsRaw(command: string, settings: HookSettings): boolean {
 }
 
 /** Whether a compressed result of this kind may replace the output of this sort of tool. */
-export function kindAllowed(kind: ContentKind, source: "read" | "output"): boolean {
+export function kindAllowed(kind: string, source: "read" | "output"): boolean {
   return source === "read" ? READ_KINDS.has(kind) : OUTPUT_KINDS.has(kind);
 }
 

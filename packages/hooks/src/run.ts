@@ -17,12 +17,12 @@ export interface HookRun {
   handles: string[];
 }
 
-export function runHook(
+export async function runHook(
   host: HookHost,
   stdinText: string,
   ctx: HookContext,
   gemini?: GeminiOptions,
-): HookRun {
+): Promise<HookRun> {
   let decision: HookDecision;
   try {
     let event: unknown;
@@ -32,7 +32,9 @@ export function runHook(
       return { stdout: "", reason: "input_invalid", handles: [] };
     }
     decision =
-      host === "claude-code" ? claudeCodePostToolUse(event, ctx) : geminiAfterTool(event, ctx, gemini);
+      host === "claude-code"
+        ? await claudeCodePostToolUse(event, ctx)
+        : await geminiAfterTool(event, ctx, gemini);
   } catch (err) {
     return {
       stdout: "",

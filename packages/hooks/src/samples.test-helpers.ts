@@ -1,20 +1,25 @@
 // Realistic tool outputs for the hook tests, generated deterministically, and a hook context on a
 // real memory store.
 import { type CcrStore, openMemoryStore } from "@caveman/ccr-store";
+import { inlineRunner, keep } from "@caveman/keep";
 import { DEFAULT_HOOK_SETTINGS, type HookSettings } from "./settings.js";
 import type { HookContext } from "./shrink.js";
 
-/** A hook context on a fresh memory store (also returned as `ccr`), with a distant deadline. */
+/**
+ * A hook context on a fresh memory store (also returned as `ccr`): the real keep with the engine
+ * inline, as the app wires it, and a deadline that has not passed unless `expired` says so.
+ */
 export function memoryContext(
   over: Partial<HookSettings> = {},
   store: CcrStore = openMemoryStore(),
   persistRoots: string[] = [],
+  expired: () => boolean = () => false,
 ): HookContext & { ccr: CcrStore } {
   return {
     settings: { ...DEFAULT_HOOK_SETTINGS, ...over },
-    store: () => store,
-    deadline: Date.now() + 60_000,
-    clock: Date.now,
+    keep: (req) => keep(req, { run: inlineRunner, store, expired }),
+    keepText: (text, meta) => Promise.resolve(store.put(text, meta).handle),
+    expired,
     persistRoots,
     ccr: store,
   };

@@ -1,22 +1,23 @@
-// One text in, its compressed stand-in out — or the reason it stays as it is. Contract: the
-// original is in the CCR store under the handle the text cites before a stand-in is returned; a
-// stand-in is returned only when it is of a kind the caller may show, saves `minGain` of the tokens
-// (its recovery line included), and the time budget still holds; any store or engine failure is a
-// pass reason, never a throw. The closing recovery line is a marker line, so compressing a
-// stand-in again passes it through (the host may run hooks twice).
-import { type CcrStore, isCcrStoreError, prepareOriginal } from "@caveman/ccr-store";
-import { compress, countTokens } from "@caveman/engine";
-import { kindAllowed, toolRefusal } from "./policy.js";
+// One text in, its stand-in out — or the reason it stays as it is. Contract: the hooks decide from
+// the event alone (tool, size, settings) and leave the work to the injected `keep`
+// (`@caveman/keep`, which the app loads only when there is something to compress), so a hook that
+// passes never loads the engine, the tokenizer or a store. A stand-in is returned only when it is
+// of a kind the caller may show and saves `minGain` of the tokens, header included; any store or
+// engine failure is a pass reason, never a throw. A stand-in starts with its header line, so
+// compressing it again passes (the host may run hooks twice).
+import type { KeepOutcome, KeepRequest } from "@caveman/keep";
+import { kindAllowed } from "./policy.js";
 import type { HookSettings } from "./settings.js";
 
-/** What every adapter needs to compress: settings, a lazily opened store, a deadline. */
+/** What every adapter needs to compress: settings, the injected keep, the hook's deadline. */
 export interface HookContext {
   settings: HookSettings;
-  /** Opens (or returns) the CCR store; called only when something is about to be stored. */
-  store: () => CcrStore;
-  /** Epoch ms after which nothing more is started and the original passes. */
-  deadline: number;
-  clock: () => number;
+  /** Compress and keep (the app's store, engine and deadline behind it). */
+  keep: (req: KeepRequest) => Promise<KeepOutcome>;
+  /** Stores `text` as an original of its own and gives its handle (Gemini's stand-in). */
+  keepText: (text: string, meta: { kind: string; producer: string }) => Promise<string>;
+  /** True once the hook's time is up: nothing more is started and the original passes. */
+  expired: () => boolean;
   /** Directories a host may persist large outputs in; a persisted path elsewhere is not read. */
   persistRoots: readonly string[];
 }
@@ -39,59 +40,28 @@ export interface ShrinkRequest {
   source: "read" | "output";
 }
 
-/** The line closing every stand-in: how to get the original back. */
-export function recoveryLine(kind: string, tokensIn: number, tokensOut: number, handle: string): string {
-  return `[caveman: ${kind} output compressed, ${tokensIn} -> ${tokensOut} tokens; the original is kept: call caveman_retrieve with recovery_handle "${handle}" (add query "lines:a-b" or search words for part of it)]`;
+/** A store refusal as the hooks report it: `store_<code>` of the store's own error code. */
+function storeReason(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== "string") return "store_failed";
+  return code.startsWith("store_") ? code : `store_${code}`;
 }
 
-export function shrink(req: ShrinkRequest, ctx: HookContext): Shrunk | { pass: string } {
+export async function shrink(req: ShrinkRequest, ctx: HookContext): Promise<Shrunk | { pass: string }> {
   const { settings } = ctx;
   if (Buffer.byteLength(req.text, "utf8") > settings.maxInputBytes) return { pass: "too_large" };
-  if (ctx.clock() > ctx.deadline) return { pass: "deadline" };
-  // Encoded and hashed once: the stand-in cites this handle, and the store keeps the same bytes.
-  const original = prepareOriginal(req.text);
-  const { handle } = original;
-  // No handle for the engine: the recovery line names it once; markers naming it too cost tokens.
-  const result = compress(req.text, {
-    floorTokens: settings.floorTokens,
+  // A token is at least one character, so fewer characters than the floor is below it: decided
+  // without loading the tokenizer.
+  if (req.text.length < settings.floorTokens) return { pass: "below_floor" };
+  if (ctx.expired()) return { pass: "deadline" };
+  const r = await ctx.keep({
+    text: req.text,
     ...(req.hint ? { hint: req.hint } : {}),
+    producer: req.producer,
+    floorTokens: settings.floorTokens,
+    minGain: settings.minGain,
+    accept: (kind) => kindAllowed(kind, req.source),
   });
-  if (result.reason !== undefined || result.output === req.text)
-    return { pass: result.reason ?? "not_smaller" };
-  if (!kindAllowed(result.kind, req.source)) return { pass: `kind_${result.kind}` };
-  const line = recoveryLine(result.kind, result.tokensIn, result.tokensOut, handle);
-  const tokensOut = result.tokensOut + countTokens(line) + 1;
-  if (tokensOut > result.tokensIn * (1 - settings.minGain)) return { pass: "gain_below_min" };
-  if (ctx.clock() > ctx.deadline) return { pass: "deadline" };
-  try {
-    ctx.store().put(original, {
-      kind: result.kind,
-      producer: req.producer.slice(0, 256),
-      tokensIn: result.tokensIn,
-      tokensOut,
-    });
-  } catch (err) {
-    const code = isCcrStoreError(err) ? err.code : "failed";
-    return { pass: code.startsWith("store_") ? code : `store_${code}` };
-  }
-  // The store write is whole or absent; past the deadline the host may already have moved on.
-  if (ctx.clock() > ctx.deadline) return { pass: "deadline" };
-  const sep = result.output.endsWith("\n") ? "" : "\n";
-  return {
-    text: `${result.output}${sep}${line}`,
-    handle,
-    kind: result.kind,
-    tokensIn: result.tokensIn,
-    tokensOut,
-  };
-}
-
-/**
- * A wrapped MCP server's text block, as the proxy sees it: the stand-in, or null to keep the text.
- * The same tool rules as the hooks apply (our own tools are never touched, allow/deny, off).
- */
-export function shrinkToolText(toolName: string, text: string, ctx: HookContext): string | null {
-  if (toolRefusal(toolName, ctx.settings)) return null;
-  const r = shrink({ text, producer: toolName, source: "output" }, ctx);
-  return "pass" in r ? null : r.text;
+  if (!r.kept) return { pass: r.reason === "store_refused" ? storeReason(r.error) : r.reason };
+  return { text: r.text, handle: r.handle, kind: r.kind, tokensIn: r.tokensIn, tokensOut: r.tokensOut };
 }

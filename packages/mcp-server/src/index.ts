@@ -27,7 +27,7 @@ export { negotiateProtocolVersion, startServer } from "./server.js";
 export type { SessionStats } from "./session.js";
 export { DISTINCT_RETRIEVE_LIMIT, Session } from "./session.js";
 export type { CompressArgs, CompressionDeps, CompressReport } from "./tools/compression.js";
-export { compressInput, compressNote } from "./tools/compression.js";
+export { compressInput, renderCompress } from "./tools/compression.js";
 export type { CavemanToolsOptions, StoreInfo } from "./tools/index.js";
 export { createCavemanTools } from "./tools/index.js";
 export {
@@ -48,3 +48,4 @@ export {
 } from "./work/engine.js";
 export type { EngineJob } from "./work/jobs.js";
 export { EnginePool, type EnginePoolOptions } from "./work/pool.js";
+export { engineRunner } from "./work/runner.js";

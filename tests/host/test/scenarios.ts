@@ -78,7 +78,7 @@ export function compressionCases(x: Expect, log: string): Case[] {
         x.isError(r, false);
         x.contains(r, "ERROR payment id=9041 failed: card_declined", "a kept error line");
         x.contains(r, handle, "the recovery handle");
-        x.matches(r, /ratio[": ]+0\.\d+/, "the ratio");
+        x.matches(r, /\[caveman: log compressed, \d+ -> \d+ tokens;/, "the header's figures");
         if (r.text.length >= log.length / 2) x.matches(r, /^$/, "compressed text (got nearly the input)");
       },
     },
@@ -207,7 +207,7 @@ export function oversizeCases(x: Expect, big: string): Case[] {
       id: "caveman_compress big",
       tool: "caveman_compress",
       input: () => ({ input: big }),
-      check: (r) => x.contains(r, `retrieve ${handleOf(big)}]`, "the recovery handle"),
+      check: (r) => x.contains(r, `recovery_handle "${handleOf(big)}"`, "the recovery handle"),
     },
     {
       id: "caveman_retrieve big",

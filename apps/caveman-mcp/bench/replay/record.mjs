@@ -140,7 +140,7 @@ bash("grep-export-function", "grep", "grep -rn 'export function' packages/*/src"
 });
 const find = sh("find packages apps -name '*.ts' -not -path '*/node_modules/*' | sort", repo);
 bash("find-ts-files", "text", "find packages apps -name '*.ts' | sort", find, {
-  text: "packages/edit-ops/src/splice.ts",
+  text: "packages/edit-ops/src/doc/splice.ts",
   query: "splice.ts",
 });
 bash(

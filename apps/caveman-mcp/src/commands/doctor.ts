@@ -70,7 +70,7 @@ export async function runDoctor(
       });
     }
   }
-  checks.push(...hookChecks(config, self));
+  checks.push(...(await hookChecks(config, self)));
   const effective = {
     version: VERSION,
     roots: config.roots,

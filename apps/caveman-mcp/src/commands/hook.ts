@@ -6,6 +6,7 @@
 // is SQLite only (a memory store would hand the model a handle that dies with this process), opened
 // only when something is about to be stored, with a busy timeout inside the remaining budget.
 import type { Readable } from "node:stream";
+import type { CcrStore } from "@caveman/ccr-store";
 import { type HookContext, runHook } from "@caveman/hooks";
 import type { Command } from "../args.js";
 import type { Config } from "../config.js";
@@ -53,6 +54,25 @@ function readStdin(
 }
 
 /**
+ * The hook's context: `@caveman/keep` with the engine on this thread, loaded only when a text is
+ * worth compressing (a pass never loads the engine, the tokenizer or the store), and the store
+ * opened on first use through `store`.
+ */
+export function hookContext(config: Config, deadline: number, store: () => CcrStore): HookContext {
+  const expired = () => Date.now() > deadline;
+  return {
+    settings: config.hooks.settings,
+    persistRoots: config.hooks.persistRoots,
+    expired,
+    keep: async (req) => {
+      const { inlineRunner, keep } = await import("@caveman/keep");
+      return keep(req, { run: inlineRunner, store: { put: (o, m) => store().put(o, m) }, expired });
+    },
+    keepText: (text, meta) => Promise.resolve(store().put(text, meta).handle),
+  };
+}
+
+/**
  * The hook's store: the configured SQLite file, never a memory fallback; with a team store
  * configured, every original is also queued for it (a sender delivers; the hook never connects).
  */
@@ -88,17 +108,11 @@ export async function runHookCommand(
     } else if (text === null) {
       reason = "stdin_unfinished";
     } else {
-      const ctx: HookContext = {
-        settings,
-        deadline,
-        clock: Date.now,
-        persistRoots: config.hooks.persistRoots,
-        store: () => {
-          store ??= openHookStore(config, deadline);
-          return store;
-        },
-      };
-      const run = runHook(command.host, text, ctx);
+      const ctx = hookContext(config, deadline, () => {
+        store ??= openHookStore(config, deadline);
+        return store;
+      });
+      const run = await runHook(command.host, text, ctx);
       reason = run.reason;
       if (run.stdout !== "" && Date.now() <= deadline) await writeOut(io, run.stdout);
       else if (run.stdout !== "") reason = "deadline";

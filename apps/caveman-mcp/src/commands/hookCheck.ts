@@ -4,8 +4,9 @@
 // the sample's original (and, for Gemini, its stand-in) is written, to the configured store.
 import { type CcrStore, originalText } from "@caveman/ccr-store";
 import { claudeCodeShapeProblem, type HookContext, type HookHost, runHook } from "@caveman/hooks";
+import { parseKeptHeader } from "@caveman/keep/note";
 import type { Config } from "../config.js";
-import { openHookStore } from "./hook.js";
+import { hookContext, openHookStore } from "./hook.js";
 import type { SelfCommand } from "./hostFiles.js";
 import { installState } from "./install.js";
 
@@ -68,13 +69,13 @@ function verify(host: HookHost, stdout: string, log: string, store: CcrStore): s
     text = originalText(standIn) ?? "";
   }
   if (!text.includes("disk quota exceeded")) return "the error line of the sample is not visible";
-  const handle = /recovery_handle "(ccr_[0-9a-f]{32})"/.exec(text)?.[1];
+  const handle = parseKeptHeader(text.split("\n")[0] ?? "")?.handle;
   const rec = handle ? store.get(handle) : null;
   if (!rec || originalText(rec) !== log) return "the original does not come back from the store byte-exact";
   return null;
 }
 
-export function hookChecks(config: Config, self: SelfCommand): Check[] {
+export async function hookChecks(config: Config, self: SelfCommand): Promise<Check[]> {
   const checks: Check[] = [];
   checks.push({
     ok: config.hooks.settingsError === undefined,
@@ -109,21 +110,20 @@ export function hookChecks(config: Config, self: SelfCommand): Check[] {
     let store: CcrStore | undefined;
     const deadline = Date.now() + 10_000;
     try {
-      const ctx: HookContext = {
-        settings: { ...config.hooks.settings, enabled: true },
-        deadline,
-        clock: Date.now,
-        persistRoots: [],
-        store: () => {
-          store ??= openHookStore(config, deadline);
-          return store;
-        },
+      const open = () => {
+        store ??= openHookStore(config, deadline);
+        return store;
       };
-      const run = runHook(host, sampleEvent(host, log), ctx);
+      const ctx: HookContext = {
+        ...hookContext(config, deadline, open),
+        settings: { ...config.hooks.settings, enabled: true },
+        persistRoots: [],
+      };
+      const run = await runHook(host, sampleEvent(host, log), ctx);
       const problem =
         run.stdout === ""
           ? `the sample passed through (${run.reason})`
-          : verify(host, run.stdout, log, ctx.store());
+          : verify(host, run.stdout, log, open());
       checks.push({
         ok: problem === null,
         what: `${host} hook`,

@@ -5,7 +5,8 @@
 // stdin EOF, SIGTERM/SIGINT/SIGHUP or a client that hangs up stop the server and exit 0; a server
 // that dies on its own is mirrored in our exit code (127 when it could not be started at all).
 import { type CcrStore, type Outbox, openQueueingStore, teamTarget } from "@caveman/ccr-store";
-import { type HookContext, shrinkToolText } from "@caveman/hooks";
+import { kindAllowed, toolRefusal } from "@caveman/hooks";
+import { inlineSyncRunner, keepSync } from "@caveman/keep";
 import { createCavemanTools, Session, spawnWrapped, startProxy, ToolRegistry } from "@caveman/mcp-server";
 import type { Command } from "../args.js";
 import type { Config } from "../config.js";
@@ -34,12 +35,7 @@ export async function runProxy(
   const { store } = stores;
   const ccr = queueing(stores.ccr, config);
   const registry = new ToolRegistry({
-    tools: createCavemanTools({
-      families: ["retrieve"],
-      session: new Session(),
-      ccr: stores.originals,
-      store,
-    }),
+    tools: createCavemanTools({ families: ["retrieve"], session: new Session(), ccr: stores.originals, store }),
     logger,
     maxResultBytes: config.maxResultBytes,
   });
@@ -49,19 +45,29 @@ export async function runProxy(
     env: { ...config.hooks.env },
     cwd: config.hooks.cwd,
   });
-  const ctx: HookContext = {
-    settings: config.hooks.settings,
-    store: () => ccr,
-    // The proxy is in the path of every answer anyway; a per-call budget would only drop savings.
-    deadline: Number.POSITIVE_INFINITY,
-    clock: Date.now,
-    persistRoots: [],
+  const settings = config.hooks.settings;
+  // The same tool rules as the hooks (our own tools are never touched, allow/deny, off). The proxy
+  // is in the path of every answer anyway; a per-call deadline would only drop savings.
+  const transform = (tool: string, text: string): string | null => {
+    if (toolRefusal(tool, settings)) return null;
+    if (Buffer.byteLength(text, "utf8") > settings.maxInputBytes) return null;
+    const r = keepSync(
+      {
+        text,
+        producer: tool,
+        floorTokens: settings.floorTokens,
+        minGain: settings.minGain,
+        accept: (kind) => kindAllowed(kind, "output"),
+      },
+      { run: inlineSyncRunner, store: ccr },
+    );
+    return r.kept ? r.text : null;
   };
   const proxy = startProxy({
     stdin: process.stdin,
     stdout: process.stdout,
     upstream: child,
-    transform: (tool, text) => shrinkToolText(tool, text, ctx),
+    transform,
     retrieve: registry,
     maxInboundBytes: config.maxInboundBytes,
     logger,

@@ -1,5 +1,5 @@
 // RFC 6901 JSON pointers over the span tree, so a pointer returns the exact original bytes.
-import type { JNode } from "../json/spans.js";
+import type { JNode } from "../shared/spans.js";
 
 /** The node `pointer` names, or undefined when it does not resolve. */
 export function resolvePointer(root: JNode, pointer: string): JNode | undefined {

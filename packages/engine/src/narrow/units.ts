@@ -2,8 +2,8 @@
 // log lines with their continuation lines, table rows (the header is context, shown once),
 // diff hunks (their file header is context), and blank-line paragraphs for everything else.
 
-import type { JNode } from "../json/spans.js";
-import { isContinuation } from "../log/template.js";
+import { isContinuation } from "../shared/severity.js";
+import type { JNode } from "../shared/spans.js";
 import type { ContentKind } from "../types.js";
 
 /** One unit: its text, and 1-based inclusive line span; `context` units are headers. */

@@ -1,19 +1,21 @@
 // caveman_compress and caveman_stats. Contract: compress is fail-open — anything the engine passes
 // through, anything the store refuses, and any re-compression of a retrieve's own output comes back
-// byte-identical, with a note giving `ratio 0`, no recovery handle and the reason, never as an
+// byte-identical, with a note giving the reason and no recovery handle, never as an
 // error. Lossy output is returned only after the original is in the CCR store under the handle it
-// cites. Compress is a text tool (the output, then one note with kind, ratio, tokens and handle);
-// stats is a data tool (its figures are the payload). The engine runs through `deps.engine`, under
-// a deadline: past it the input comes back unchanged with reason `timeout` and nothing is stored.
+// cites (`@caveman/keep` does the compress-and-keep and writes the notes). Compress is a text tool
+// (the stand-in, header first; or the input, then the pass note); stats is a data tool (its
+// figures are the payload). The engine runs through `deps.engine`, under a deadline: past it the
+// input comes back unchanged with reason `timeout` and nothing is stored.
 import { type AnyCcrStore, prepareOriginal } from "@caveman/ccr-store";
+import { type Kept, keep, passNote, standIn } from "@caveman/keep";
 import { z } from "zod";
 import type { TextOutcome } from "../contract.js";
 import { defineTool, type ToolSpec } from "../registry.js";
 import type { Session } from "../session.js";
 import { toWireError } from "../wire/errorMap.js";
 import type { Engine } from "../work/engine.js";
-import { outputOf } from "../work/jobs.js";
-import { countTokensWithin, roughTokens } from "../work/tokens.js";
+import { engineRunner } from "../work/runner.js";
+import { countTokensWithin } from "../work/tokens.js";
 
 /** What the stats tool says about where originals are kept. */
 export interface StoreInfo {
@@ -29,15 +31,20 @@ export interface CompressionDeps {
   session: Session;
   store: StoreInfo;
   engine: Engine;
+  /** Told of every stand-in (the savings journal). */
+  onKept?: (kept: Kept) => void;
 }
 
 /** What one compress call did; the tool renders it as text, the CLI prints it its own way. */
 export interface CompressReport {
-  /** The compressed text, or the input unchanged when it passed through. */
+  /** The compressed body (without its header), or the input unchanged when it passed through. */
   output: string;
+  /** The stand-in's first line (kind, tokens, handle); null when nothing was compressed. */
+  header: string | null;
   kind: string;
   ratio: number;
   tokens_in: number;
+  /** Tokens of the stand-in, header included (of the input when it passed through). */
   tokens_out: number;
   lossless: boolean;
   /** Where the original is kept; null when nothing was compressed. */
@@ -67,6 +74,7 @@ function passThrough(input: string, session: Session, p: PassThrough): CompressR
   if (!p.unrecorded) session.recordCompress(p.kind, p.tokens, p.tokens, p.reason);
   return {
     output: input,
+    header: null,
     kind: p.kind,
     ratio: 0,
     tokens_in: p.tokens,
@@ -78,21 +86,23 @@ function passThrough(input: string, session: Session, p: PassThrough): CompressR
   };
 }
 
+/** Reasons whose token figure the engine never computed: counted here, roughly if need be. */
+const UNCOUNTED = new Set(["timeout", "cancelled", "internal_error", "already_compressed"]);
+
 /**
- * Compress once, fail-open, storing the original first; records the call in the session. The
- * engine's work is bounded by its deadline: a timeout, a crashed worker or a cancel gives the
- * input back unchanged, and nothing reaches the store unless a compressed output is returned.
+ * Compress once through `keep`, fail-open, storing the original first; records the call in the
+ * session. The engine's work is bounded by its deadline: a timeout, a crashed worker or a cancel
+ * gives the input back unchanged, and nothing reaches the store unless a stand-in is returned.
  */
 export async function compressInput(
   deps: CompressionDeps,
   { input, hint, query }: CompressArgs,
   signal?: AbortSignal,
 ): Promise<CompressReport> {
-  // Encoded and hashed once: the note cites this handle, and the store keeps the same bytes.
-  // A lone surrogate throws invalid_original here, as before any engine work.
+  // Hashed once: the session check and keep share it. A lone surrogate throws invalid_original
+  // here, before any engine work.
   const original = prepareOriginal(input);
-  const { handle } = original;
-  if (deps.session.isRetrievedOutput(handle)) {
+  if (deps.session.isRetrievedOutput(original.handle)) {
     const count = await countTokensWithin(deps.engine, input, signal);
     return passThrough(input, deps.session, {
       kind: "text",
@@ -101,62 +111,58 @@ export async function compressInput(
       estimated: count.estimated,
     });
   }
-  // The handle is not passed to the engine: the closing note names it once, and a marker naming it
-  // again would cost about 20 tokens per result for nothing.
-  const outcome = await deps.engine.run({ op: "compress", input, options: { hint, query } }, signal);
-  if (!outcome.ok) {
+  const r = await keep(
+    { text: input, original, ...(hint ? { hint, producer: hint } : {}), ...(query ? { query } : {}) },
+    { run: engineRunner(deps.engine), store: deps.ccr, ...(deps.onKept ? { onKept: deps.onKept } : {}) },
+    signal,
+  );
+  if (!r.kept) {
+    if (r.reason === "store_refused") {
+      const code = toWireError(r.error)?.code ?? "cave_store_failed";
+      return passThrough(input, deps.session, {
+        kind: r.kind,
+        tokens: r.tokensIn,
+        reason: `store_refused:${code}`,
+      });
+    }
     // The engine promises never to throw; if it does, dies, or runs out of time, the input still
-    // goes back untouched. The token figure is then a rough size estimate, and says so.
+    // goes back untouched, and the token figure is a rough size estimate that says so.
     return passThrough(input, deps.session, {
-      kind: "text",
-      tokens: roughTokens(input),
-      reason:
-        outcome.why === "timeout" ? "timeout" : outcome.why === "cancelled" ? "cancelled" : "internal_error",
-      estimated: true,
-      unrecorded: outcome.why === "cancelled",
+      kind: r.kind,
+      tokens: r.tokensIn,
+      reason: r.reason,
+      ...(r.estimated || UNCOUNTED.has(r.reason) ? { estimated: true } : {}),
+      unrecorded: r.reason === "cancelled",
     });
   }
-  const result = outcome.value;
-  const output = outputOf(result, input);
-  if (result.reason !== undefined || output === input) {
-    return passThrough(input, deps.session, {
-      kind: result.kind,
-      tokens: result.tokensIn,
-      reason: result.reason ?? "not_smaller",
-    });
-  }
-  try {
-    await deps.ccr.put(original, {
-      kind: result.kind,
-      producer: hint,
-      tokensIn: result.tokensIn,
-      tokensOut: result.tokensOut,
-    });
-  } catch (err) {
-    const code = toWireError(err)?.code ?? "cave_store_failed";
-    return passThrough(input, deps.session, {
-      kind: result.kind,
-      tokens: result.tokensIn,
-      reason: `store_refused:${code}`,
-    });
-  }
-  deps.session.recordCompress(result.kind, result.tokensIn, result.tokensOut);
+  deps.session.recordCompress(r.kind, r.tokensIn, r.tokensOut);
   return {
-    output,
-    kind: result.kind,
-    ratio: result.ratio,
-    tokens_in: result.tokensIn,
-    tokens_out: result.tokensOut,
-    lossless: result.lossless,
-    recovery_handle: handle,
+    output: r.body,
+    header: r.header,
+    kind: r.kind,
+    ratio: r.ratio,
+    tokens_in: r.tokensIn,
+    tokens_out: r.tokensOut,
+    lossless: r.lossless,
+    recovery_handle: r.handle,
   };
 }
 
-/** The one-line note after the output: every figure of the report, in marker form. */
-export function compressNote(r: CompressReport): string {
-  return r.recovery_handle === null
-    ? `[caveman: not compressed (${r.reason}); ${r.kind}; ratio 0; ${r.tokens_estimated ? "about " : ""}${r.tokens_in} tokens; no recovery handle]`
-    : `[caveman: ${r.kind}; ratio ${r.ratio}; ${r.tokens_in} -> ${r.tokens_out} tokens; ${r.lossless ? "lossless" : "lossy"}; retrieve ${r.recovery_handle}]`;
+/** What the compress tool answers: the stand-in (header first), or the input and why it stayed. */
+export function renderCompress(r: CompressReport): TextOutcome {
+  if (r.header === null)
+    return {
+      text: r.output,
+      notes: [
+        passNote({
+          reason: r.reason ?? "not_smaller",
+          kind: r.kind,
+          tokens: r.tokens_in,
+          ...(r.tokens_estimated ? { estimated: true } : {}),
+        }),
+      ],
+    };
+  return { text: standIn(r.header, r.output), notes: [] };
 }
 
 export function compressTool(deps: CompressionDeps): ToolSpec {
@@ -172,8 +178,7 @@ export function compressTool(deps: CompressionDeps): ToolSpec {
     }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
     run: async (args, ctx): Promise<TextOutcome> => {
-      const report = await compressInput(deps, args, ctx.signal);
-      return { text: report.output, notes: [compressNote(report)] };
+      return renderCompress(await compressInput(deps, args, ctx.signal));
     },
   });
 }

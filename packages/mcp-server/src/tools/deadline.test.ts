@@ -57,7 +57,7 @@ describe("engine calls past their deadline", () => {
     const [output, note] = texts(r);
     expect(output).toBe(logs);
     expect(note).toMatch(
-      /^\[caveman: not compressed \(timeout\); text; ratio 0; about \d+ tokens; no recovery handle\]$/,
+      /^\[caveman: not compressed \(timeout\); text; about \d+ tokens; no recovery_handle\]$/,
     );
     expect(ccr.stats().entries).toBe(0);
     const stats = await reg.callTool("caveman_stats", {}, { signal });
@@ -87,7 +87,7 @@ describe("engine calls past their deadline", () => {
   it("retrieve with a query falls back to the full original and says why", async () => {
     const { reg } = setup(outOfTimeFor(["narrow"]));
     const c = await reg.callTool("caveman_compress", { input: logs }, { signal });
-    const handle = /retrieve (ccr_[0-9a-f]{32})/.exec(texts(c)[1] ?? "")?.[1];
+    const handle = /recovery_handle "(ccr_[0-9a-f]{32})"/.exec(texts(c)[0] ?? "")?.[1];
     const r = await reg.callTool(
       "caveman_retrieve",
       { recovery_handle: handle, query: "job 7 " },

@@ -1,0 +1,25 @@
+// How severe a line is (error, warning, other) and whether it continues the record above it (a
+// stack frame, an indented detail). Logs, grep hits and narrow's units all read lines this way.
+
+const ERROR_WORD =
+  /\b(ERROR|ERR|FATAL|CRITICAL|CRIT|PANIC|EMERG|ALERT|SEVERE|Exception|Error|error|fatal|panic|failed|failure|FAILED|Traceback|segfault|denied|refused|unreachable|timed? ?out)\b/;
+const WARN_WORD = /\b(WARN|WARNING|warn|warning|Warning|deprecated|DEPRECATED)\b/;
+const HTTP_5XX = /" [5]\d\d \d|\bstatus[=:]\s*5\d\d\b| 5\d\d (?:-|\d)/;
+const CONTINUATION =
+  /^(\s+at\s|\s+File "|\tat |\s*Caused by:|\s+\.\.\. \d+ more|\s{2,}\S|Traceback \(most recent call last\):)/;
+
+// Most lines are quiet: one scan for any of the three rules before telling them apart.
+const ANY_SEVERE = new RegExp(`${ERROR_WORD.source}|${HTTP_5XX.source}|${WARN_WORD.source}`);
+
+/** Severity of a log line: 2 error, 1 warning, 0 otherwise. */
+export function severity(line: string): 0 | 1 | 2 {
+  if (!ANY_SEVERE.test(line)) return 0;
+  if (ERROR_WORD.test(line) || HTTP_5XX.test(line)) return 2;
+  if (WARN_WORD.test(line)) return 1;
+  return 0;
+}
+
+/** True for a line that continues the previous record (stack frame, indented detail). */
+export function isContinuation(line: string): boolean {
+  return CONTINUATION.test(line);
+}

@@ -1,0 +1,3 @@
+import { cavemanVitest } from "@caveman/vitest-config";
+
+export default cavemanVitest();
