@@ -102,7 +102,7 @@ describe("readConfined", () => {
 });
 
 describe("the Bash adapter's persisted output", () => {
-  it("is not taken on an empty cut: an empty stdout proves no file is the same output", () => {
+  it("is not taken on an empty cut: an empty stdout proves no file is the same output", async () => {
     const root = temp("confined-cut-");
     const path = join(root, "any.txt");
     writeFileSync(path, bigLog(4000));
@@ -118,7 +118,7 @@ describe("the Bash adapter's persisted output", () => {
         persistedOutputPath: path,
       },
     };
-    expect(claudeCodePostToolUse(event, memoryContext({}, undefined, [root]))).toEqual({
+    expect(await claudeCodePostToolUse(event, memoryContext({}, undefined, [root]))).toEqual({
       pass: "persisted_unreadable",
     });
   });
