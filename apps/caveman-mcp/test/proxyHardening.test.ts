@@ -2,8 +2,8 @@
 // a wrapped server that ignores EOF and SIGTERM (its whole process group, a shell's grandchild
 // too) within bounded waits, passes an answer with invalid UTF-8 through byte for byte, and keeps
 // its own caveman_retrieve beside a wrapped one it renames.
-import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { closeSync, constants, existsSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -11,14 +11,22 @@ import { CLI, INIT, ping, sandbox } from "./helpers.js";
 
 const RAW = fileURLToPath(new URL("./fixtures/raw-server.mjs", import.meta.url));
 
-/** The proxy with its stdout read line by line; its stderr is piped and never read. */
+/**
+ * The proxy with its stdout read line by line. Its stderr is a real pipe (a FIFO, 64 KiB of
+ * buffer, as a shell's `2>|` or a host's pipe gives) that nobody ever reads.
+ */
 function proxy(args: string[]) {
   const box = sandbox();
+  const fifo = join(box.base, "stderr.fifo");
+  execFileSync("mkfifo", [fifo]);
+  // Read-write, so the open does not wait for a reader; nothing ever reads it.
+  const stderr = openSync(fifo, constants.O_RDWR);
   const child = spawn(process.execPath, [CLI, "proxy", "--", ...args], {
     env: box.env,
     cwd: box.root,
-    stdio: ["pipe", "pipe", "pipe"],
+    stdio: ["pipe", "pipe", stderr],
   });
+  closeSync(stderr);
   const chunks: Buffer[] = [];
   const waiters: Array<() => void> = [];
   child.stdout.on("data", (c: Buffer) => {
