@@ -63,7 +63,7 @@ function memoryNotice(cause: string): string {
   return `originals are kept in memory only and will be lost at exit: ${cause}`;
 }
 
-export function openCcr(config: Config, logger: Logger): { ccr: CcrStore; store: CcrInfo } {
+function openCcr(config: Config, logger: Logger): { ccr: CcrStore; store: CcrInfo } {
   if (config.store.kind === "memory") {
     return { ccr: openMemoryStore(), store: { backend: "memory", writable: true } };
   }

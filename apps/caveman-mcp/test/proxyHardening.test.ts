@@ -29,7 +29,7 @@ function proxy(args: string[]) {
   closeSync(stderr);
   const chunks: Buffer[] = [];
   const waiters: Array<() => void> = [];
-  child.stdout.on("data", (c: Buffer) => {
+  child.stdout?.on("data", (c: Buffer) => {
     chunks.push(c);
     for (const w of waiters.splice(0)) w();
   });
@@ -43,7 +43,7 @@ function proxy(args: string[]) {
     bytes: () => Buffer.concat(chunks),
     lines,
     exited,
-    send: (text: string) => child.stdin.write(text),
+    send: (text: string) => child.stdin?.write(text),
     async until(pred: (lines: string[]) => boolean): Promise<string[]> {
       while (!pred(lines())) await new Promise<void>((r) => waiters.push(r));
       return lines();
@@ -75,7 +75,7 @@ describe("caveman-mcp proxy under a hostile host and server", () => {
       while (!existsSync(pids) || readFileSync(pids, "utf8").trim() === "")
         await new Promise((r) => setTimeout(r, 50));
       const grandchild = Number(readFileSync(pids, "utf8").trim());
-      if (how === "eof") p.child.stdin.end();
+      if (how === "eof") p.child.stdin?.end();
       else p.child.kill("SIGTERM");
       const exit = await p.exited;
       expect(exit.signal).toBeNull();

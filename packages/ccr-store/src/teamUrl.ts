@@ -160,7 +160,10 @@ function seedList(value: string): Array<{ host: string; port: number }> {
  */
 export function teamTarget(url: TeamUrl): string {
   const seeds = url.cluster
-    ? url.seeds.map((s) => `${s.host}:${s.port}`).sort().join(",")
+    ? url.seeds
+        .map((s) => `${s.host}:${s.port}`)
+        .sort()
+        .join(",")
     : `${url.host}:${url.port}/${url.db}`;
   return `${url.tls ? "rediss" : "redis"}://${seeds}${url.cluster ? "?cluster" : ""}#${url.namespace}`;
 }

@@ -49,7 +49,12 @@ export async function runProxy(
   const { store } = stores;
   const ccr = queueing(stores.ccr, config);
   const registry = new ToolRegistry({
-    tools: createCavemanTools({ families: ["retrieve"], session: new Session(), ccr: stores.originals, store }),
+    tools: createCavemanTools({
+      families: ["retrieve"],
+      session: new Session(),
+      ccr: stores.originals,
+      store,
+    }),
     logger,
     maxResultBytes: config.maxResultBytes,
   });

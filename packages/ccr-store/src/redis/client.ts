@@ -22,7 +22,7 @@ export interface ClientOptions {
 }
 
 /** The scripted commands defineCommand adds (their Buffer-returning forms). */
-export interface ScriptedRedis {
+interface ScriptedRedis {
   ccrPutBuffer(...args: Array<string | Buffer | Uint8Array>): Promise<number>;
   ccrGetBuffer(...args: Array<string | Buffer>): Promise<Buffer[]>;
   ccrHasBuffer(...args: Array<string | Buffer>): Promise<number>;

@@ -17,7 +17,7 @@ export class ReplyRefused extends Error {
 }
 
 /** Watch a socket's replies; destroy it when one breaks the limits. */
-export function guard(stream: Socket | TLSSocket, limits: ReplyLimits): void {
+function guard(stream: Socket | TLSSocket, limits: ReplyLimits): void {
   const scan = replyScanner(limits, (why) => {
     stream.destroy(new ReplyRefused(`the server sent ${why}; the link was closed before reading it`));
   });

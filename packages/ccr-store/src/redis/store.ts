@@ -62,7 +62,6 @@ export function teamKeys(namespace: string, handle: string): [string, string] {
   return [data, `${data}:meta`];
 }
 
-
 /**
  * Open the team store. Returns at once: the connection is made in the background (see `ready`),
  * so a server can start serving while Redis is slow or away. Throws invalid_config on bad options.
