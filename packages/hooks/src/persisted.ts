@@ -46,7 +46,10 @@ const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBL
 const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 let procWorks: boolean | undefined;
 
-/** True when /proc/self/fd names open descriptors (Linux with /proc mounted); checked once. */
+/**
+ * True when /proc/self/fd names open descriptors (Linux with /proc mounted); checked once. The
+ * same probe as edit-ops' disk/confine.ts, kept here: a hook must not load the edit tools for it.
+ */
 function procFdWorks(): boolean {
   if (procWorks !== undefined) return procWorks;
   procWorks = false;
