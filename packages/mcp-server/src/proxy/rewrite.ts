@@ -3,7 +3,8 @@
 // relay then forwards the server's original bytes untouched). Errors stay exactly as the server
 // wrote them. A successful `tools/call` result is shrunk in what the host shows the model: with
 // `structuredContent`, that is the structured part (Claude Code shows its JSON and nothing else),
-// so its JSON is compressed and the stand-in replaces both it and the text blocks (the wrapped
+// so the text blocks (or, when they do not shrink, the structured JSON) are compressed and the
+// stand-in replaces both the structured part and the text blocks (the wrapped
 // tools' `outputSchema` is dropped from `tools/list`, so no client expects structured content);
 // without it, each text block on its own. In `tools/list`, a wrapped tool named like ours is
 // renamed `<server>__caveman_retrieve` (its description says so) and the last page gains ours.
@@ -26,7 +27,15 @@ export async function rewriteCallResult(
   const result = message.result;
   if (!isObj(result) || result.isError === true) return null;
   if (isObj(result.structuredContent)) {
-    const next = await transform(toolName, JSON.stringify(result.structuredContent));
+    // The text blocks are the payload closest to raw data (a file's text, not its JSON string):
+    // compress them when they are worth it, else the structured JSON itself.
+    const texts = Array.isArray(result.content)
+      ? result.content.flatMap((b: unknown) =>
+          isObj(b) && b.type === "text" && typeof b.text === "string" ? [b.text] : [],
+        )
+      : [];
+    let next = texts.length > 0 ? await transform(toolName, texts.join("\n")) : null;
+    next ??= await transform(toolName, JSON.stringify(result.structuredContent));
     if (next === null) return null;
     const { structuredContent: _shown, ...rest } = result;
     const others = Array.isArray(result.content)
