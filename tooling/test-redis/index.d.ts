@@ -29,3 +29,27 @@ export interface StartRedisOptions {
 
 /** Start redis-server on a free loopback port; throws a clear error if it is not installed. */
 export function startRedis(options?: StartRedisOptions): Promise<TestRedis>;
+
+/** A throwaway Redis Cluster of real redis-server primaries on 127.0.0.1. */
+export interface TestRedisCluster {
+  readonly nodes: TestRedis[];
+  readonly ports: number[];
+  /** redis://127.0.0.1:<first>?cluster=yes&seeds=<the others> */
+  readonly url: string;
+  /** Resolves once every running node reports cluster_state:ok and knows every peer. */
+  settled(timeoutMs?: number): Promise<void>;
+  /** Index in `nodes` of the primary that serves `key`'s hash slot. */
+  nodeOf(key: string): Promise<number>;
+  /** Kill every node and remove its directory. */
+  stop(): Promise<void>;
+}
+
+export interface StartRedisClusterOptions {
+  /** Number of primaries (no replicas). Default 3. */
+  primaries?: number;
+  /** Extra redis-server arguments for every node. */
+  args?: string[];
+}
+
+/** Start a Redis Cluster (`--cluster-enabled yes`, joined with `redis-cli --cluster create`). */
+export function startRedisCluster(options?: StartRedisClusterOptions): Promise<TestRedisCluster>;

@@ -213,3 +213,82 @@ export async function startRedis(options = {}) {
     },
   };
 }
+
+/**
+ * A real Redis Cluster of `primaries` (default 3) redis-server processes on loopback, each with
+ * its own directory and nodes file, joined with `redis-cli --cluster create`. Nodes fail over
+ * fast (`--cluster-node-timeout 2000`) and the cluster keeps serving the slots it still has when
+ * one primary is down (`--cluster-require-full-coverage no`). A node killed and restarted comes
+ * back on its port with its nodes file (same id, same slots) and no data.
+ */
+export async function startRedisCluster(options = {}) {
+  const count = options.primaries ?? 3;
+  const nodes = [];
+  try {
+    for (let i = 0; i < count; i++) {
+      nodes.push(
+        await startRedis({
+          args: [
+            "--cluster-enabled",
+            "yes",
+            "--cluster-config-file",
+            "nodes.conf",
+            "--cluster-node-timeout",
+            "2000",
+            "--cluster-require-full-coverage",
+            "no",
+            ...(options.args ?? []),
+          ],
+        }),
+      );
+    }
+    const addresses = nodes.map((n) => `127.0.0.1:${n.port}`);
+    await run("redis-cli", ["--cluster", "create", ...addresses, "--cluster-yes"], undefined, 60_000);
+    const cluster = {
+      nodes,
+      ports: nodes.map((n) => n.port),
+      url: `redis://127.0.0.1:${nodes[0].port}?cluster=yes&seeds=${addresses.slice(1).join(",")}`,
+      /** Resolves once every node reports cluster_state:ok and knows all its peers. */
+      async settled(timeoutMs = 60_000) {
+        const deadline = Date.now() + timeoutMs;
+        for (;;) {
+          const states = await Promise.all(
+            nodes.map((n) => (n.pid === undefined ? "" : n.cli(["cluster", "info"]).catch(() => ""))),
+          );
+          const up = states.filter((s) => s !== "");
+          if (
+            up.every(
+              (s) => /cluster_state:ok/.test(s) && new RegExp(`cluster_known_nodes:${count}\\b`).test(s),
+            )
+          )
+            return;
+          if (Date.now() > deadline) throw new Error(`the cluster did not settle: ${states.join(" | ")}`);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      },
+      /** The node (index) that serves `key`'s slot. */
+      async nodeOf(key) {
+        const slot = Number(await nodes.find((n) => n.pid !== undefined).cli(["cluster", "keyslot", key]));
+        const table = await nodes.find((n) => n.pid !== undefined).cli(["cluster", "slots"]);
+        // redis-cli prints the slot table flat: start, end, then host and port (and id) per node.
+        const lines = table.split("\n");
+        for (let i = 0; i + 3 < lines.length; i++) {
+          const [start, end, , port] = lines.slice(i, i + 4).map((l) => l.trim());
+          if (/^\d+$/.test(start) && /^\d+$/.test(end) && Number(start) <= slot && slot <= Number(end)) {
+            const at = nodes.findIndex((n) => n.port === Number(port));
+            if (at >= 0) return at;
+          }
+        }
+        throw new Error(`no node serves slot ${slot}`);
+      },
+      async stop() {
+        await Promise.all(nodes.map((n) => n.stop()));
+      },
+    };
+    await cluster.settled();
+    return cluster;
+  } catch (err) {
+    await Promise.all(nodes.map((n) => n.stop()));
+    throw err;
+  }
+}

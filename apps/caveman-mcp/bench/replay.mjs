@@ -30,7 +30,8 @@ const env = {
   CAVEMAN_CCR_DB: join(base, "ccr.db"),
   CLAUDE_CONFIG_DIR: claudeDir,
 };
-mkdirSync(join(claudeDir, "tool-results"), { recursive: true });
+const resultsDir = join(claudeDir, "projects", "replay", "session", "tool-results");
+mkdirSync(resultsDir, { recursive: true });
 // REPLAY_BUDGET_MS lifts the hook's time budget, to separate what compression saves from what a
 // busy machine's start-up time costs (past the budget the hook passes the original).
 if (process.env.REPLAY_BUDGET_MS) {
@@ -66,7 +67,7 @@ function eventOf(call) {
   if (call.tool === "Bash") {
     const response = { stdout, stderr, interrupted: false, isImage: false };
     if (stdout.length > PERSIST_OVER) {
-      const path = join(claudeDir, "tool-results", `${call.id}.txt`);
+      const path = join(resultsDir, `${call.id}.txt`);
       writeFileSync(path, stdout);
       Object.assign(response, {
         stdout: stdout.slice(0, PERSIST_OVER),

@@ -9,6 +9,7 @@ export type Command =
   | { name: "stats"; json: boolean; session?: string }
   | { name: "statusline" }
   | { name: "plugin"; dir: string }
+  | { name: "flush"; json: boolean }
   | { name: "chips"; action: "list" | "show" | "clear"; id?: string; json: boolean }
   | { name: "doctor"; json: boolean }
   | { name: "hook"; host: "claude-code" | "gemini" }
@@ -146,6 +147,9 @@ export function parseArgs(argv: string[]): { command: Command; flags: Flags } {
     case "doctor":
       extra(0);
       return { command: { name: "doctor", json }, flags };
+    case "flush":
+      extra(0);
+      return { command: { name: "flush", json }, flags };
     case "config":
       extra(1);
       return { command: { name: "config", ...(rest[0] ? { host: rest[0] } : {}) }, flags };

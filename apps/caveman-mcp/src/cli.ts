@@ -4,6 +4,7 @@
 // to stdout while serving.
 import { runChips, runStats } from "./commands/admin.js";
 import { runDoctor } from "./commands/doctor.js";
+import { runFlush } from "./commands/flush.js";
 import { runHookCommand } from "./commands/hook.js";
 import { runHostConfig } from "./commands/hostConfig.js";
 import { runInstall, runPluginCommand, type SelfCommand } from "./commands/install.js";
@@ -60,6 +61,8 @@ async function run(
       return runChips(command, config, io);
     case "doctor":
       return runDoctor(command, config, io);
+    case "flush":
+      return runFlush(command, config, io);
     case "hook":
       return runHookCommand(command, config, io, process.stdin);
     case "proxy":

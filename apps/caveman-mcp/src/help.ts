@@ -16,6 +16,7 @@ Usage:
                                         the host's JSON on stdin)
   caveman-mcp chips list|show ID|clear [--json]
   caveman-mcp doctor [--json]           check store, chip dir, roots, hooks; print the effective config
+  caveman-mcp flush [--json]            send originals waiting for the team store (--ccr-url), then exit
   caveman-mcp hook claude-code|gemini   a host hook: compress a large tool output on its way to the
                                         model (reads the hook JSON on stdin; fails open)
   caveman-mcp proxy -- COMMAND [ARGS]   wrap a stdio MCP server: large text results compressed,

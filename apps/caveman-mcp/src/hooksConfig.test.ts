@@ -40,7 +40,7 @@ describe("hook settings in loadConfig", () => {
     expect(c.settings.enabled).toBe(false);
     expect(c.claudeDir).toBe(join(b.home, "cc"));
     expect(c.claudeJson).toBe(join(b.home, "cc", ".claude.json"));
-    expect(c.persistRoots).toContain(join(b.home, "cc"));
+    expect(c.persistRoots).toEqual([join(b.home, "cc", "projects")]);
   });
 
   it.each([
@@ -60,6 +60,14 @@ describe("hook settings in loadConfig", () => {
       expect(config.hooks.settings.enabled).toBe(false);
     },
   );
+
+  it("refuses a settings path that is not a regular file with hook_settings_invalid", () => {
+    const b = fresh();
+    mkdirSync(join(b.home, ".caveman", "hooks.json"), { recursive: true });
+    const { config } = loadConfig({ ...b, argv: [], env: {} });
+    expect(config.hooks.settingsError).toMatch(/hook_settings_invalid: is a directory/);
+    expect(config.hooks.settings.enabled).toBe(false);
+  });
 
   it("parses the new subcommands", () => {
     const b = fresh();

@@ -27,7 +27,8 @@ export async function serve(config: Config): Promise<number> {
       void handle?.close("requested");
     });
   }
-  const stores = openStores(config, logger);
+  // A sender while it serves: originals queued by hooks, the CLI or an outage reach the team store.
+  const stores = openStores(config, logger, { send: true });
   // One session per process: on stdio the process is the connection, in both eras (see
   // docs/ARCHITECTURE.md, "Protocol eras").
   const session = new Session();
@@ -93,6 +94,6 @@ export async function serve(config: Config): Promise<number> {
   );
   await handle.closed;
   await engine.close();
-  stores.close();
+  await stores.close();
   return 0;
 }

@@ -2,7 +2,12 @@
 // cannot open (and says why in `store.fallback`, which caveman_stats and doctor show); the chip
 // store falls back to memory-only chips when its directory cannot be created, and the undo
 // journal then moves to a private temp directory. Nothing here exits and nothing here hangs.
-import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
+// One write path for originals: the server, the CLI and the proxy store through the tiered store
+// (local first, then the team store when one is configured), a hook through the queueing store
+// (local, and queued in the file's outbox; it never connects anywhere). What is queued reaches
+// the team store from any sender: a long-lived server or proxy, or `caveman-mcp flush`, which a
+// short-lived process starts in the background when nobody sends (`startSenderIfNeeded`).
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import {
@@ -17,8 +22,11 @@ import { type ChipStore, isChipStoreError, openChipStore } from "@caveman/chip-s
 import { createEditor, type Editor } from "@caveman/edit-ops";
 import type { Logger, StoreInfo } from "@caveman/mcp-server";
 import type { Config } from "./config.js";
+import { ensureDir } from "./dirs.js";
 import { ConfigError } from "./errors.js";
 import { openTeam } from "./team.js";
+
+export { ensureDir };
 
 export interface Stores {
   /** The local store (SQLite, or memory). */
@@ -31,31 +39,15 @@ export interface Stores {
   chipsPersisted: boolean;
   /** Where the undo journal lives (beside the chips, or a temp dir when they are memory-only). */
   journalDir: string;
-  close(): void;
+  /**
+   * Close everything. The local store closes at once; the team side (a sender's last round, the
+   * link's goodbye) is given `graceMs` (default 5000) and resolves then, whatever is left.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
-}
-
-/**
- * Create `dir` and its missing parents one level at a time (0700). Node 20's recursive mkdir
- * spins forever on some pseudo filesystems (e.g. `mkdirSync("/proc/x", { recursive: true })`),
- * so the libraries' own recursive mkdir must only ever see a directory that already exists.
- */
-export function ensureDir(dir: string): void {
-  const missing: string[] = [];
-  for (let cur = dir; !existsSync(cur); cur = dirname(cur)) {
-    missing.push(cur);
-    if (dirname(cur) === cur) break;
-  }
-  for (const d of missing.reverse()) {
-    try {
-      mkdirSync(d, { mode: 0o700 });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-    }
-  }
 }
 
 /** Where originals are kept, as the server reports it (start line, doctor, caveman_stats). */
@@ -71,7 +63,7 @@ function memoryNotice(cause: string): string {
   return `originals are kept in memory only and will be lost at exit: ${cause}`;
 }
 
-export function openCcr(config: Config, logger: Logger): { ccr: CcrStore; store: CcrInfo } {
+function openCcr(config: Config, logger: Logger): { ccr: CcrStore; store: CcrInfo } {
   if (config.store.kind === "memory") {
     return { ccr: openMemoryStore(), store: { backend: "memory", writable: true } };
   }
@@ -142,10 +134,14 @@ function openChips(config: Config, logger: Logger): { chips: ChipStore; persiste
   }
 }
 
-export function openStores(config: Config, logger: Logger): Stores {
+/**
+ * The stores of a command. `send`: this process delivers the outbox while it runs (the server,
+ * the proxy, `flush`); the CLI's compress writes through and leaves what failed to a sender.
+ */
+export function openStores(config: Config, logger: Logger, opts: { send?: boolean } = {}): Stores {
   const { ccr, store } = openCcr(config, logger);
   const team = openTeam(config, logger);
-  const originals = openTieredStore({ local: ccr, team, logger });
+  const originals = openTieredStore({ local: ccr, team, logger, ...(opts.send ? { send: true } : {}) });
   const { chips, persisted } = openChips(config, logger);
   // The undo journal lives beside the chips (the chip store ignores names that are not chip
   // files); when the chip directory is unusable it gets a private temp directory instead.
@@ -164,19 +160,16 @@ export function openStores(config: Config, logger: Logger): Stores {
     chips,
     chipsPersisted: persisted,
     journalDir,
-    close() {
-      // originals.close() closes the local store at once; the team link's goodbye is not waited for.
-      const closeOriginals = () =>
-        void originals
-          .close()
-          .catch((err: unknown) => logger.warn(`closing a store failed: ${message(err)}`));
-      for (const close of [() => chips.close(), closeOriginals]) {
-        try {
-          close();
-        } catch (err) {
-          logger.warn(`closing a store failed: ${message(err)}`);
-        }
+    async close(graceMs = 5000) {
+      try {
+        chips.close();
+      } catch (err) {
+        logger.warn(`closing a store failed: ${message(err)}`);
       }
+      const closing = originals
+        .close()
+        .catch((err: unknown) => logger.warn(`closing a store failed: ${message(err)}`));
+      await Promise.race([closing, new Promise((r) => setTimeout(r, graceMs).unref())]);
     },
   };
 }

@@ -50,14 +50,17 @@ describe("caveman-mcp proxy", () => {
     }
   });
 
-  it("passes small results, structured results and errors through unchanged", async () => {
+  it("passes small results and errors through unchanged, and shrinks what a host shows of a structured result", async () => {
     const { client } = await proxied();
     try {
       expect(text(await client.callTool({ name: "small", arguments: {} }))).toBe("just a little");
       const s = await client.callTool({ name: "structured", arguments: {} });
-      // The wrapped server's own result (not ours, so `text()`'s result-contract check does not apply).
-      expect(s.content).toEqual([{ type: "text", text: logText() }]);
-      expect(s.structuredContent).toEqual({ lines: 3000 });
+      // Claude Code would show the structured part alone: the stand-in replaces it and the text.
+      expect(s.structuredContent).toBeUndefined();
+      const shown = (s.content as Array<{ text: string }>)[0]!.text;
+      expect(shown.startsWith("[caveman: ")).toBe(true);
+      expect(shown.length).toBeLessThan(logText().length / 10);
+      expect(shown).toContain("card_declined");
       const f = await client.callTool({ name: "failing", arguments: {} });
       expect(f.isError).toBe(true);
       expect(text(f)).toBe(logText());

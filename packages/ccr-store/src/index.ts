@@ -12,9 +12,10 @@ export {
 } from "./handle.js";
 export { prepareStoreLocation, type StoreAccess } from "./location.js";
 export { type MemoryStoreOptions, openMemoryStore } from "./memory.js";
+export { type Outbox, openMemoryOutbox, openQueueingStore, type QueueingStore } from "./outbox.js";
 export { DEFAULT_BUDGET_BYTES, DEFAULT_IDLE_MS, MAX_ORIGINAL_BYTES } from "./policy.js";
 export type { TeamLinkState, TeamStatus, TeamStore } from "./team.js";
-export { parseTeamUrl, type TeamUrl } from "./teamUrl.js";
+export { parseTeamUrl, type TeamUrl, teamTarget } from "./teamUrl.js";
 export { originalText } from "./text.js";
 export {
   openTieredStore,

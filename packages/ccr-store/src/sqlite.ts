@@ -4,4 +4,4 @@
 export type { SqliteDriverChoice, SqliteDriverName } from "./sqlite/driver.js";
 export { nodeHasSqlite } from "./sqlite/node-driver.js";
 export { SCHEMA_VERSION } from "./sqlite/schema.js";
-export { openSqliteStore, type SqliteStoreOptions } from "./sqlite/store.js";
+export { openSqliteStore, type SqliteCcrStore, type SqliteStoreOptions } from "./sqlite/store.js";

@@ -10,6 +10,9 @@ export type TeamLinkState = "connecting" | "ready" | "down" | "closed";
 export interface TeamStatus {
   url: string;
   namespace: string;
+  /** Where the data lives (server or cluster seeds, database, namespace; no credentials): equal
+   *  for every process that shares it. The outbox keys its rows by this. */
+  target: string;
   state: TeamLinkState;
   /** Why the last connection attempt or command failed, one line, or null. */
   lastError: string | null;
@@ -24,4 +27,10 @@ export interface TeamStore extends AsyncCcrStore {
   onState(listener: (state: TeamLinkState, detail: string) => void): void;
   /** A round trip to the server: its product name and version. */
   probe(): Promise<{ server: string; version: string }>;
+  /** Record a miss: a process that holds `handle` locally uploads it again (a flushed store heals). */
+  want(handle: string): Promise<void>;
+  /** Handles missed lately, at most `max` (wants expire on their own after a while). */
+  wanted(max: number): Promise<string[]>;
+  /** These wants are met: the handles are stored again. */
+  unwant(handles: string[]): Promise<void>;
 }

@@ -1,6 +1,7 @@
 // The team store's address: `redis://[user[:password]@]host[:port][/db][?settings]`, or
 // `rediss://…` for TLS. Pure parsing (no network), so the binary can validate its configuration
-// before it starts anything. Settings ride in the query — namespace, idle, max_age, max_bytes —
+// before it starts anything. Settings ride in the query — namespace, idle, max_age, max_bytes,
+// cluster (a Redis Cluster: the host is a seed node) and seeds (more seeds, `h:p,h:p`) —
 // and an unknown one is an error naming the accepted ones. Contract: the password never appears
 // in anything this module returns except `password` itself; `masked` is the only form for logs.
 import { CcrStoreError } from "./errors.js";
@@ -23,13 +24,17 @@ export interface TeamUrl {
   maxAgeMs: number | undefined;
   /** `?max_bytes=` (e.g. 16MiB): the largest original the team store takes. */
   maxOriginalBytes: number | undefined;
+  /** `?cluster=yes`: a Redis Cluster, reached through the seed nodes (database 0 only). */
+  cluster: boolean;
+  /** The host itself, then `?seeds=` (cluster only). */
+  seeds: Array<{ host: string; port: number }>;
   /** The URL with the password shown as `***`: the only spelling fit for logs and `doctor`. */
   masked: string;
 }
 
 const DEFAULT_NAMESPACE = "default";
 const NAMESPACE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-const SETTINGS = ["namespace", "idle", "max_age", "max_bytes"] as const;
+const SETTINGS = ["namespace", "idle", "max_age", "max_bytes", "cluster", "seeds"] as const;
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 const SIZE_UNITS: Record<string, number> = {
   "": 1,
@@ -107,11 +112,19 @@ export function parseTeamUrl(
   // its leading ":" (redis://SECRET@host): shown masked like one, unless a password comes apart.
   else if (masked.username !== "" && overrides.password === undefined) masked.username = "***";
   if (overrides.namespace !== undefined) masked.searchParams.set("namespace", namespace);
+  const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+  const port = url.port === "" ? 6379 : Number(url.port);
+  const db = path === "" ? 0 : Number(path);
+  const cluster = optional(settings.get("cluster"), flag) ?? false;
+  if (cluster && db !== 0) throw bad("a Redis Cluster has database 0 only; drop the /db from the URL");
+  if (!cluster && settings.has("seeds")) throw bad("seeds= names more nodes of a cluster; add cluster=yes");
   return {
     tls: url.protocol === "rediss:",
-    host: url.hostname.replace(/^\[(.*)\]$/, "$1"),
-    port: url.port === "" ? 6379 : Number(url.port),
-    db: path === "" ? 0 : Number(path),
+    host,
+    port,
+    db,
+    cluster,
+    seeds: [{ host, port }, ...(settings.has("seeds") ? seedList(settings.get("seeds")!) : [])],
     username,
     password: overrides.password ?? urlPassword,
     namespace,
@@ -120,6 +133,39 @@ export function parseTeamUrl(
     maxOriginalBytes: optional(settings.get("max_bytes"), size),
     masked: masked.href,
   };
+}
+
+function flag(value: string): boolean {
+  if (/^(yes|true|1|on)$/i.test(value)) return true;
+  if (/^(no|false|0|off)$/i.test(value)) return false;
+  throw bad(`team store setting cluster="${value.slice(0, 40)}" is not yes or no`);
+}
+
+function seedList(value: string): Array<{ host: string; port: number }> {
+  return value.split(",").map((seed) => {
+    const m = /^(\[[0-9a-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/i.exec(seed.trim());
+    const port = m ? Number(m[2]) : 0;
+    if (!m || port < 1 || port > 65535)
+      throw bad(
+        `team store setting seeds: "${seed.slice(0, 60)}" is not host:port (e.g. seeds=10.0.0.2:6379,10.0.0.3:6379)`,
+      );
+    return { host: m[1]!.replace(/^\[(.*)\]$/, "$1"), port };
+  });
+}
+
+/**
+ * Which team store and namespace a URL names, password and user left out: the same for every
+ * process that shares the data (seeds in any order), so an outbox row queued by one is sent by
+ * another only to that same place.
+ */
+export function teamTarget(url: TeamUrl): string {
+  const seeds = url.cluster
+    ? url.seeds
+        .map((s) => `${s.host}:${s.port}`)
+        .sort()
+        .join(",")
+    : `${url.host}:${url.port}/${url.db}`;
+  return `${url.tls ? "rediss" : "redis"}://${seeds}${url.cluster ? "?cluster" : ""}#${url.namespace}`;
 }
 
 function decode(part: string, what: string): string {

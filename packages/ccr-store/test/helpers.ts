@@ -37,3 +37,11 @@ export async function runWorker(args: string[], driver?: string): Promise<ChildR
 }
 
 export { CHILD_DIR };
+
+/** Run the team child (test/children/team.ts) to completion; its last stdout line, parsed. */
+export async function runTeamChild(args: string[]): Promise<ChildResult & { last: unknown }> {
+  const child = spawnLines(process.execPath, [join(CHILD_DIR, "team.mjs"), ...args], { stdin: "ignore" });
+  const { code, signal } = await child.closed;
+  const lines = child.values();
+  return { code, signal, lines, stderr: child.stderr(), last: lines[lines.length - 1] };
+}

@@ -15,29 +15,62 @@ export function isMarkerLine(line: string): boolean {
   return line.startsWith(MARKER_OPEN) || (line.includes(MARKER_OPEN) && MARKER_LINE.test(line));
 }
 
-// The start of a body formatMarker writes: a line span or a count, then the verb.
-const OWN_BODY = /^(?:(?:\d+ of )?lines? \d+(?:-\d+)? |\d+ [a-z][a-z -]*? )(?:elided|skipped)(?:[ ;\]]|$)/;
+// A body formatMarker writes for a run of lines: `lines a-b elided`, `N of lines a-b elided` (a
+// region), or a count with its span, `N hits elided (lines a-b)`.
+const SPAN_BODY =
+  /^(?:(?:\d+ of )?lines? (\d+)(?:-(\d+))? (?:elided|skipped)|\d+ [a-z][a-z -]*? (?:elided|skipped) \(lines? (\d+)(?:-(\d+))?\))(?:[ ;\]]|$)/;
+// A count this engine writes without a span (JSON items and members, markup, terminal states).
+const COUNT_BODY = /^\d+ [a-z][a-z -]*? (?:elided|skipped)(?:[ ;\]]|$)/;
+// A marker as a whole line in plain form (optionally indented), or as a JSON element or member.
+const PLAIN_MARKER = /^[ \t]*\[caveman: ([^\r\n]*)\][ \t]*\r?$/;
+const JSON_MARKER = /^[ \t]*"\[caveman: ((?:[^"\\\r\n]|\\.)*)\]"(?::null)?,?[ \t]*\r?$/;
 
 /**
- * True when a line of `text` is a marker as this engine writes it, or a `[caveman: ...]` note
- * that points at a stored original (it says `retrieve`, as the server's and the hooks' headers
- * do): the text is (or quotes) a compressed view. A looser `[caveman: ...]` line in an original
- * (a log line of this tool, a test fixture) is content: that text is compressed like any other.
+ * True when `text` is (or quotes whole) a view this engine or our tools wrote, so compressing it
+ * again would only fold our own markers. A marker-looking line alone decides nothing: a log may
+ * hold `[caveman: ...]` lines of its own. It counts as ours when
+ * - its first or last line is a note pointing at a stored original (a header or trailer that
+ *   says `retrieve`, as the server's, the hooks' and the proxy's do) or one of the engine's
+ *   own span-less headers (`N overwritten line states elided`, `N lines of markup elided`), or
+ * - a line-span marker tiles where it sits: every line before the first such marker is a kept
+ *   line, so its span begins right after them (or, for shortened lines, ends right above it), or
+ * - the text is JSON and holds a marker as a JSON element or member (thinned JSON).
+ * A marker whose span does not fit where it sits is content, like any other line.
  */
 export function hasOwnMarker(text: string): boolean {
-  // Only the lines holding MARKER_OPEN are read (no split of the whole text).
-  for (let at = text.indexOf(MARKER_OPEN); at >= 0; ) {
-    const start = text.lastIndexOf("\n", at) + 1;
-    let end = text.indexOf("\n", at);
-    if (end < 0) end = text.length;
-    const line = text.slice(start, end);
-    if (isMarkerLine(line)) {
-      const body = line.slice(line.indexOf(MARKER_OPEN) + MARKER_OPEN.length);
-      if (OWN_BODY.test(body) || body.includes("retrieve")) return true;
+  if (!text.includes(MARKER_OPEN)) return false;
+  const lines = text.split("\n");
+  let last = lines.length - 1;
+  if (last > 0 && lines[last] === "") last -= 1;
+  const header = (line: string | undefined): boolean => {
+    const body = line === undefined ? undefined : PLAIN_MARKER.exec(line)?.[1];
+    return body !== undefined && (body.includes("retrieve") || COUNT_BODY.test(body));
+  };
+  const first = header(lines[0]);
+  if (first || header(lines[last])) return true;
+  let json = false;
+  for (let i = 0; i <= last; i++) {
+    const line = lines[i]!;
+    if (!line.includes(MARKER_OPEN)) continue;
+    const body = PLAIN_MARKER.exec(line)?.[1];
+    const span = body === undefined ? null : SPAN_BODY.exec(body);
+    if (span) {
+      const from = Number(span[1] ?? span[3]);
+      const to = Number(span[2] ?? span[4] ?? from);
+      if (from === i + 1 || (to === i && body!.includes("of the lines above"))) return true;
     }
-    at = text.indexOf(MARKER_OPEN, end);
+    if (!json && COUNT_BODY.test(JSON_MARKER.exec(line)?.[1] ?? "")) json = true;
   }
-  return false;
+  return json && parsesAsJson(text);
+}
+
+function parsesAsJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** What one marker says. */

@@ -64,9 +64,10 @@ async function bash(input: Obj, response: Obj, ctx: HookContext): Promise<HookDe
   const persisted = str(response.persistedOutputPath);
   if (persisted !== undefined) {
     const full = readPersisted(persisted, ctx.persistRoots, ctx.settings.maxInputBytes);
-    // The host's cut must be a prefix of what we read, or this is not the same output.
+    // The host's cut must be a prefix of what we read, or this is not the same output (an empty
+    // cut proves nothing: the host persists only outputs far larger than its preview).
     const probe = stdout.slice(0, 2000);
-    if (full === null || !full.startsWith(probe)) return { pass: "persisted_unreadable" };
+    if (full === null || probe === "" || !full.startsWith(probe)) return { pass: "persisted_unreadable" };
     stdout = full;
   }
   const hint = hintForCommand(command);

@@ -5,7 +5,7 @@ export { HookError, isHookError } from "./errors.js";
 export type { HookDecision } from "./event.js";
 export type { GeminiOptions } from "./gemini.js";
 export { geminiAfterTool } from "./gemini.js";
-export { readPersisted } from "./persisted.js";
+export { type ConfinedRead, type ConfinedRefusal, readConfined, readPersisted } from "./persisted.js";
 export { hintForCommand, hintForPath, kindAllowed, toolRefusal, wantsRaw } from "./policy.js";
 export type { HookHost, HookRun } from "./run.js";
 export { runHook } from "./run.js";

@@ -3,16 +3,14 @@ export type {
   KeepDeps,
   KeepOutcome,
   KeepRequest,
-  KeepSyncDeps,
   Kept,
   OriginalSink,
   Passed,
   RunFailure,
   Runner,
   RunOutcome,
-  SyncRunner,
 } from "./keep.js";
-export { inlineRunner, inlineSyncRunner, keep, keepSync } from "./keep.js";
+export { inlineRunner, keep } from "./keep.js";
 export type { HeaderFacts, PassFacts } from "./note.js";
 export {
   keptHeader,

@@ -1,6 +1,6 @@
 import { CcrStoreError, openMemoryStore, originalText } from "@caveman/ccr-store";
 import { describe, expect, it } from "vitest";
-import { inlineRunner, inlineSyncRunner, type Kept, keep, keepSync, type Runner } from "./keep.js";
+import { inlineRunner, type Kept, keep, type Runner } from "./keep.js";
 import { parseKeptHeader } from "./note.js";
 
 function bigLog(lines = 400): string {
@@ -104,13 +104,6 @@ describe("keep", () => {
     );
     expect(r.kept).toBe(true);
     expect(seen.map((k) => k.handle)).toEqual([(r as Kept).handle]);
-  });
-
-  it("gives the same stand-in synchronously as asynchronously", async () => {
-    const text = bigLog(900);
-    const a = await keep({ text }, { run: inlineRunner, store: openMemoryStore() });
-    const b = keepSync({ text }, { run: inlineSyncRunner, store: openMemoryStore() });
-    expect(b).toEqual(a);
   });
 
   it("refuses a lone surrogate, which has no exact bytes to keep", async () => {

@@ -6,9 +6,8 @@
 // up — is a pass with a reason, and the caller keeps the text as it was. Only a lone surrogate
 // throws (`invalid_original`): such a string has no exact bytes to keep.
 //
-// The steps are written once as a generator that yields its two effects (run the engine, store
-// the original), so the asynchronous driver (`keep`: a worker pool or an inline engine) and the
-// synchronous one (`keepSync`, for callers that cannot wait) cannot drift apart.
+// The steps are written as a generator that yields its two effects (run the engine, store the
+// original), so the steps read straight through and stay testable apart from how they are driven.
 import { type CcrMeta, type PreparedOriginal, prepareOriginal } from "@caveman/ccr-store";
 import { type CompressOptions, type CompressResult, compress, countTokens } from "@caveman/engine";
 import { keptHeader, standIn, startsWithHeader } from "./note.js";
@@ -39,7 +38,6 @@ export type RunOutcome =
   | { ok: false; why: RunFailure; message: string };
 /** Runs the engine's compress somewhere (this thread, a worker) and always settles. */
 export type Runner = (input: string, options: CompressOptions, signal?: AbortSignal) => Promise<RunOutcome>;
-export type SyncRunner = (input: string, options: CompressOptions) => RunOutcome;
 
 /** Where originals go: a local store, or the tiered store (local first, then the team store). */
 export interface OriginalSink {
@@ -90,11 +88,6 @@ export interface KeepDeps extends Common {
   store: OriginalSink;
 }
 
-export interface KeepSyncDeps extends Common {
-  run: SyncRunner;
-  store: OriginalSink;
-}
-
 /** The engine on the calling thread. */
 export const inlineRunner: Runner = (input, options) => Promise.resolve(runHere(input, options));
 
@@ -105,7 +98,6 @@ function runHere(input: string, options: CompressOptions): RunOutcome {
     return { ok: false, why: "failed", message: err instanceof Error ? err.message : String(err) };
   }
 }
-export const inlineSyncRunner: SyncRunner = runHere;
 
 type Effect =
   | { op: "run"; input: string; options: CompressOptions }
@@ -202,27 +194,6 @@ export async function keep(req: KeepRequest, deps: KeepDeps, signal?: AbortSigna
     else {
       try {
         await deps.store.put(effect.original, effect.meta);
-        reply = { stored: true };
-      } catch (error) {
-        reply = { stored: false, error };
-      }
-    }
-    next = it.next(reply);
-  }
-  return next.value;
-}
-
-/** `keep` for a caller that cannot wait: the engine and the store run on this thread. */
-export function keepSync(req: KeepRequest, deps: KeepSyncDeps): KeepOutcome {
-  const it = steps(req, deps);
-  let next = it.next();
-  while (!next.done) {
-    const effect = next.value;
-    let reply: Reply;
-    if (effect.op === "run") reply = deps.run(effect.input, effect.options);
-    else {
-      try {
-        deps.store.put(effect.original, effect.meta);
         reply = { stored: true };
       } catch (error) {
         reply = { stored: false, error };

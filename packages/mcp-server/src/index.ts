@@ -11,8 +11,9 @@ export { silentLogger } from "./logger.js";
 export type { ProxyCloseReason, ProxyHandle, ProxyOptions } from "./proxy/relay.js";
 export { startProxy } from "./proxy/relay.js";
 export type { TextTransform } from "./proxy/rewrite.js";
-export type { SpawnWrappedOptions, WrappedServer } from "./proxy/spawn.js";
+export type { SpawnWrappedOptions, WrappedExit, WrappedServer } from "./proxy/spawn.js";
 export { spawnWrapped } from "./proxy/spawn.js";
+export { nonBlockingStderr, relayStderr, type StderrRelayOptions } from "./proxy/stderr.js";
 export type {
   DataToolSpec,
   TextToolSpec,

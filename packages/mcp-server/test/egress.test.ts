@@ -1,10 +1,11 @@
 // Zero egress: parses every source file under packages/*/src and apps/*/src (tests excepted) with
 // the TypeScript parser and fails on any import, re-export, require or dynamic import of a network
 // or process-spawning module, and on any call of `fetch`. The npm launcher is exempt (it lives in
-// npm/, which this scan does not cover) because spawning the platform binary is its job. Two source
-// files are named: the Redis backend of the CCR store (ALLOWED) and the MCP proxy's spawn of the
-// server it wraps and the install's run of `claude plugin …` (LIMITED: exactly their
-// `node:child_process` import, nothing else).
+// npm/, which this scan does not cover) because spawning the platform binary is its job. Named
+// files: the Redis backend of the CCR store (ALLOWED: its client, guarded sockets and link), and
+// LIMITED to exactly the named imports: the MCP proxy's spawn of the server it wraps, the proxy's
+// non-blocking stderr (a `net.Socket` on fd 2, no network), the binary's background sender (it
+// spawns the binary itself, `caveman-mcp flush`) and the install's run of `claude plugin …`.
 // The same scan proves one owner of the environment: only the binary's config module (and the
 // modules it splits into under `config/`) reads `process.env`, calls `process.cwd()`, or looks up
 // a variable by name (`env.CAVEMAN_…`, `env["XDG_CACHE_HOME"]`, a bare "CAVEMAN_…" string).
@@ -17,14 +18,18 @@ import { describe, expect, it } from "vitest";
 const WORKSPACE = resolve(fileURLToPath(new URL(".", import.meta.url)), "..", "..", "..");
 const BANNED = new Set(["net", "http", "https", "http2", "dgram", "tls", "child_process"]);
 const REDIS_CLIENTS = new Set(["ioredis", "iovalkey", "redis", "@redis/client"]);
-/** The only source allowed to open connections: the Redis backend of the CCR store. */
-const ALLOWED = [join("packages", "ccr-store", "src", "redis", "connection.ts")];
+/** The only sources allowed to open connections: the Redis backend of the CCR store. */
+const ALLOWED = ["client.ts", "connector.ts", "connection.ts"].map((f) =>
+  join("packages", "ccr-store", "src", "redis", f),
+);
 const SOURCE = /\.(?:[cm]?ts|[cm]?js|tsx)$/;
 /** Files allowed exactly these violations, and nothing else banned. */
 const LIMITED: Record<string, readonly string[]> = {
   [join("packages", "mcp-server", "src", "proxy", "spawn.ts")]: ["import of node:child_process"],
   // `install claude-code` runs the host's own `claude plugin …` commands.
   [join("apps", "caveman-mcp", "src", "commands", "claudeCli.ts")]: ["import of node:child_process"],
+  [join("packages", "mcp-server", "src", "proxy", "stderr.ts")]: ["import of node:net"],
+  [join("apps", "caveman-mcp", "src", "queued.ts")]: ["import of node:child_process"],
 };
 
 function banned(spec: string): boolean {

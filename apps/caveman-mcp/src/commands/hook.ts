@@ -5,15 +5,14 @@
 // slow output all end in an empty stdout. The store
 // is SQLite only (a memory store would hand the model a handle that dies with this process), opened
 // only when something is about to be stored, with a busy timeout inside the remaining budget.
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import type { Readable } from "node:stream";
 import type { CcrStore } from "@caveman/ccr-store";
-import { openSqliteStore } from "@caveman/ccr-store/sqlite";
 import { type HookContext, runHook } from "@caveman/hooks";
 import type { Command } from "../args.js";
 import type { Config } from "../config.js";
+import { globalFlags, openQueuedOriginals, startSenderIfNeeded } from "../queued.js";
 import { keptRecorder } from "../savings.js";
-import { ensureDir } from "../stores.js";
 import { type Io, writeOut } from "./io.js";
 
 /**
@@ -93,15 +92,13 @@ export function hookContext(
   };
 }
 
-/** The hook's store: the configured SQLite file, never a memory fallback. */
-export function openHookStore(config: Config, deadline: number): CcrStore {
-  if (config.store.kind !== "sqlite")
-    throw new Error("the store is in memory (--ephemeral): a handle would die with the hook process");
-  ensureDir(dirname(config.store.path));
-  return openSqliteStore({
-    path: config.store.path,
+/**
+ * The hook's store: the configured SQLite file, never a memory fallback; with a team store
+ * configured, every original is also queued for it (a sender delivers; the hook never connects).
+ */
+export function openHookStore(config: Config, deadline: number): ReturnType<typeof openQueuedOriginals> {
+  return openQueuedOriginals(config, {
     busyTimeoutMs: Math.min(1000, Math.max(50, deadline - Date.now() - 100)),
-    ...(config.sqliteBinding ? { nativeBinding: config.sqliteBinding } : {}),
   });
 }
 
@@ -114,7 +111,7 @@ export async function runHookCommand(
   const settings = config.hooks.settings;
   const started = Date.now() - Math.round(process.uptime() * 1000);
   const deadline = started + settings.budgetMs;
-  let store: CcrStore | undefined;
+  let store: ReturnType<typeof openHookStore> | undefined;
   let reason = "internal_error";
   try {
     // Read (within the same limits) even when the hooks are off: a host is not cut off mid-write.
@@ -150,6 +147,8 @@ export async function runHookCommand(
   } catch (err) {
     reason = `internal_error: ${err instanceof Error ? err.message : String(err)}`;
   } finally {
+    // After the host has its answer: queued originals need a sender, and may not have one.
+    startSenderIfNeeded(store, globalFlags(process.argv.slice(2), "hook", 1));
     try {
       store?.close();
     } catch {

@@ -11,6 +11,7 @@ import type { Command } from "../args.js";
 import type { Config } from "../config.js";
 import { ConfigError } from "../errors.js";
 import { stderrLogger } from "../logger.js";
+import { globalFlags, startSenderAfterClose } from "../queued.js";
 import { keptRecorder } from "../savings.js";
 import { openStores } from "../stores.js";
 import { type Io, writeOut } from "./io.js";
@@ -113,6 +114,11 @@ export async function runToolCommand(
     return 0;
   } finally {
     await engine.close();
-    stores.close();
+    await stores.close();
+    // What the team store could not take now waits in the outbox; make sure someone sends it.
+    const argv = process.argv.slice(2);
+    const op = argv[argv.indexOf(command.name) + 1];
+    const operands = op !== undefined && (!op.startsWith("-") || op === "-") ? 1 : 0;
+    startSenderAfterClose(config, globalFlags(argv, command.name, operands));
   }
 }

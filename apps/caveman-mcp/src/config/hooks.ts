@@ -1,10 +1,15 @@
 // Hook, proxy and install settings: the hook settings file, the per-session switches and the host
 // directories. Contract: a missing file is the defaults; a bad file or value turns the hooks off
 // and is reported in `settingsError`, never thrown, so a hook setting cannot stop the server.
-import { readFileSync } from "node:fs";
-import { tmpdir as osTmpdir } from "node:os";
+import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { DEFAULT_HOOK_SETTINGS, type HookSettings, isHookError, parseHookSettings } from "@caveman/hooks";
+import {
+  DEFAULT_HOOK_SETTINGS,
+  HookError,
+  type HookSettings,
+  isHookError,
+  parseHookSettings,
+} from "@caveman/hooks";
 import { type Environment, envValue } from "./env.js";
 import { expandHome, positiveInt } from "./values.js";
 
@@ -25,7 +30,7 @@ export interface HooksConfig {
   claudeJson: string;
   /** Gemini CLI's user directory (`~/.gemini`). */
   geminiDir: string;
-  /** Directories a host may persist large tool outputs in. */
+  /** Directories a host may persist large tool outputs in (Claude Code's `projects/` folder). */
   persistRoots: string[];
   home: string;
   cwd: string;
@@ -49,7 +54,7 @@ export function hooksConfig(env: Environment, home: string, cwd: string): HooksC
   let fileFound = false;
   let settingsError: string | undefined;
   try {
-    const text = readFileSync(file, "utf8");
+    const text = readSettingsFile(file);
     fileFound = true;
     settings = parseHookSettings(JSON.parse(text));
   } catch (err) {
@@ -57,7 +62,7 @@ export function hooksConfig(env: Environment, home: string, cwd: string): HooksC
     if (code !== "ENOENT")
       settingsError = `hook settings ${file}: ${
         isHookError(err)
-          ? err.message.replace(/^hook_settings_invalid: /, "")
+          ? err.message
           : code
             ? `cannot read (${code})`
             : `not JSON (${(err as Error).message})`
@@ -90,10 +95,51 @@ export function hooksConfig(env: Environment, home: string, cwd: string): HooksC
     // Claude Code keeps user-scope MCP servers in ~/.claude.json, or inside CLAUDE_CONFIG_DIR when set.
     claudeJson: claudeConfigDir ? resolve(claudeDir, ".claude.json") : resolve(home, ".claude.json"),
     geminiDir: resolve(home, ".gemini"),
-    persistRoots: [claudeDir, osTmpdir()],
+    // Claude Code persists large outputs under its own project folders (projects/<project>/
+    // <session>/tool-results/); nowhere else is read, least of all a world-writable temp dir.
+    persistRoots: [resolve(claudeDir, "projects")],
     home,
     cwd,
     env,
     hostSession: set("CLAUDE_CODE_SESSION_ID"),
   };
+}
+
+/** Settings are a few hundred bytes; a larger file is a mistake, not settings. */
+const MAX_SETTINGS_BYTES = 1 << 20;
+
+/** What a path is, in the words of an error message. */
+function kindOf(st: Stats): string {
+  if (st.isDirectory()) return "a directory";
+  if (st.isFIFO()) return "a FIFO";
+  if (st.isSocket()) return "a socket";
+  if (st.isCharacterDevice() || st.isBlockDevice()) return "a device";
+  return "not a regular file";
+}
+
+/**
+ * The settings file's text. Anything but a regular file (a FIFO would block the hook and the
+ * server at start; a device could be endless) is refused with hook_settings_invalid before it is
+ * opened for reading; the open itself is non-blocking and checked again through its descriptor,
+ * so a swap after the first look cannot make us wait on a FIFO either.
+ */
+function readSettingsFile(file: string): string {
+  const refuse = (what: string) =>
+    new HookError(
+      "hook_settings_invalid",
+      `is ${what}, not a settings file; replace it with a JSON file or remove it`,
+    );
+  const st = statSync(file);
+  if (!st.isFile()) throw refuse(kindOf(st));
+  if (st.size > MAX_SETTINGS_BYTES) throw refuse(`${st.size} bytes (the limit is ${MAX_SETTINGS_BYTES})`);
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  try {
+    const opened = fstatSync(fd);
+    if (!opened.isFile()) throw refuse(kindOf(opened));
+    if (opened.size > MAX_SETTINGS_BYTES)
+      throw refuse(`${opened.size} bytes (the limit is ${MAX_SETTINGS_BYTES})`);
+    return readFileSync(fd, "utf8");
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -1,19 +1,20 @@
-// The one module that talks to the network: a single ioredis connection to the configured team
-// store and nothing else. Contract: it never blocks the event loop and never waits without a
+// The one module that talks to the network: the ioredis client of the configured team store
+// (one server, or a Redis Cluster) and nothing else. Contract: it never blocks the event loop and never waits without a
 // bound — commands fail after `commandTimeoutMs` (and a timeout drops the link, which reconnects,
 // so nothing queues up behind a stalled server), a command issued while the link is down waits
 // at most that long for the reconnect, and reconnects back off exponentially (with jitter) up to
 // `maxBackoffMs`, forever, so a long outage heals by itself. No offline queue: nothing piles up in
 // memory while Redis is away. Every failure comes out as a CcrStoreError (store_unavailable with
 // what to do, store_full for an out-of-memory server); the password is never part of a message.
-// State changes (first contact, lost, back) are reported once each through `onState`.
-import { readFileSync } from "node:fs";
-import { isIP } from "node:net";
-import { Redis, type RedisOptions } from "ioredis";
+// State changes (first contact, lost, back) are reported once each through `onState`. Every
+// reply is bounded by the protocol's lengths before it is buffered (replyGuard.ts): a bulk string
+// over `maxReplyBytes`' cap closes the link. On a cluster, one primary being down fails only the
+// handles of its slots (store_unavailable); the link stays up for the others.
 import { CcrStoreError } from "../errors.js";
 import type { TeamLinkState } from "../team.js";
 import type { TeamUrl } from "../teamUrl.js";
-import { GET_LUA, HAS_LUA, PUT_LUA, QUARANTINE_LUA } from "./scripts.js";
+import { openClient } from "./client.js";
+import { ReplyRefused } from "./connector.js";
 
 export interface TeamConnectionOptions {
   url: TeamUrl;
@@ -27,14 +28,12 @@ export interface TeamConnectionOptions {
   tlsCaFile?: string;
   /** Called on each state change with a one-line reason (masked URL, never the password). */
   onState?: (state: TeamLinkState, detail: string) => void;
+  /** The largest bulk string a reply may announce (the largest original). Default 32 MiB. */
+  maxBulkBytes?: number;
 }
 
-interface ScriptedRedis {
-  ccrPutBuffer(...args: Array<string | Buffer | Uint8Array>): Promise<number>;
-  ccrGetBuffer(...args: Array<string | Buffer>): Promise<Buffer[]>;
-  ccrHasBuffer(...args: Array<string | Buffer>): Promise<number>;
-  ccrQuarantineBuffer(...args: string[]): Promise<number>;
-}
+/** Metadata fields and framing a reply carries besides the original's bytes. */
+const REPLY_SLACK = 1 << 20;
 
 /** A live link to the team store; every method is bounded in time and rejects with CcrStoreError. */
 export interface TeamConnection {
@@ -47,10 +46,12 @@ export interface TeamConnection {
   get(keys: [string, string], args: string[]): Promise<Buffer[]>;
   has(keys: [string, string], args: string[]): Promise<boolean>;
   quarantine(keys: [string, string], sha1: string): Promise<void>;
-  /** Every key matching `pattern` (SCAN, so the server is never blocked). */
-  scan(pattern: string): Promise<string[]>;
-  /** HMGET on many keys in one pipeline. */
-  fields(keys: string[], names: string[]): Promise<Array<Array<string | null>>>;
+  /** HMGET `names` of every key matching `pattern`, on every node (SCAN, so no server is blocked). */
+  fieldsOf(pattern: string, names: string[]): Promise<Array<Array<string | null>>>;
+  /** A set of wanted handles under `key`: add one (the set lives `ttlMs` past its last add). */
+  wantAdd(key: string, handle: string, ttlMs: number): Promise<void>;
+  wantList(key: string, max: number): Promise<string[]>;
+  wantRemove(key: string, handles: string[]): Promise<void>;
   /** PING round trip and the server's name and version (INFO server). */
   probe(): Promise<{ server: string; version: string }>;
   close(): Promise<void>;
@@ -66,38 +67,19 @@ export function openTeamConnection(opts: TeamConnectionOptions): TeamConnection 
   let everReady = false;
   const waiters = new Set<() => void>();
 
-  const options: RedisOptions = {
-    host: url.host,
-    port: url.port,
-    db: url.db,
-    ...(url.username !== undefined ? { username: url.username } : {}),
-    ...(url.password !== undefined ? { password: url.password } : {}),
-    ...(url.tls
-      ? {
-          tls: {
-            // SNI takes host names only (RFC 6066); an IP address is checked against the certificate as is.
-            ...(isIP(url.host) === 0 ? { servername: url.host } : {}),
-            ...(opts.tlsCaFile ? { ca: readFileSync(opts.tlsCaFile) } : {}),
-          },
-        }
-      : {}),
-    connectionName: `caveman-mcp:${url.namespace}`,
-    connectTimeout: opts.connectTimeoutMs ?? 2000,
-    commandTimeout: commandTimeoutMs,
-    // RESP2 keeps script replies plain arrays of bulk strings, the same on Redis and Valkey.
-    protocol: 2,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-    lazyConnect: true,
-    retryStrategy: (times) =>
-      Math.min(100 * 2 ** Math.min(times - 1, 10), maxBackoffMs) + Math.floor(Math.random() * 100),
-  };
-  const client = new Redis(options);
-  client.defineCommand("ccrPut", { numberOfKeys: 2, lua: PUT_LUA });
-  client.defineCommand("ccrGet", { numberOfKeys: 2, lua: GET_LUA });
-  client.defineCommand("ccrHas", { numberOfKeys: 2, lua: HAS_LUA, readOnly: true });
-  client.defineCommand("ccrQuarantine", { numberOfKeys: 2, lua: QUARANTINE_LUA });
-  const scripted = client as unknown as ScriptedRedis;
+  const maxBulkBytes = opts.maxBulkBytes ?? 32 * 1024 * 1024;
+  const { client, scripted, nodes, cluster } = openClient({
+    url,
+    commandTimeoutMs,
+    connectTimeoutMs: opts.connectTimeoutMs ?? 2000,
+    maxBackoffMs,
+    tlsCaFile: opts.tlsCaFile,
+    limits: {
+      maxBulkBytes: maxBulkBytes + REPLY_SLACK,
+      maxReplyBytes: maxBulkBytes + 2 * REPLY_SLACK,
+      maxElements: 1 << 20,
+    },
+  });
 
   const setState = (next: TeamLinkState, detail: string): void => {
     if (next === state) return;
@@ -115,13 +97,32 @@ export function openTeamConnection(opts: TeamConnectionOptions): TeamConnection 
     setState("ready", wasDown ? `team store ${where} is reachable again` : `team store ${where} connected`);
   });
   // Without an "error" listener an EventEmitter error would crash the process.
-  client.on("error", (err: Error) => {
+  // Operations waiting on the link: a lost link fails them now, with why (ioredis would not).
+  const inflight = new Set<(err: Error) => void>();
+  const abortInflight = (): void => {
+    const err = new Error(lastError ?? "the connection was lost");
+    for (const abort of inflight) abort(err);
+    inflight.clear();
+  };
+  const onError = (err: Error): void => {
     lastError = describe(err, url.tls);
     if (state === "connecting") {
       setState("down", `team store ${where} is unreachable (${lastError}); retrying`);
+    } else if (err instanceof ReplyRefused && state === "ready") {
+      setState("down", `team store ${where}: ${lastError}; reconnecting`);
+    }
+  };
+  client.on("error", onError);
+  // A cluster reports a node's faults apart; the link stays up for the other nodes' slots.
+  client.on("node error", (err: Error) => {
+    lastError = describe(err, url.tls);
+    if (err instanceof ReplyRefused) {
+      onError(err);
+      abortInflight();
     }
   });
   client.on("close", () => {
+    abortInflight();
     if (state === "ready") setState("down", `team store ${where} connection lost; retrying`);
   });
   client.connect().catch(() => {
@@ -147,10 +148,15 @@ export function openTeamConnection(opts: TeamConnectionOptions): TeamConnection 
   /** Run one command once the link is usable; any failure becomes a typed error. */
   const run = async <T>(command: () => Promise<T>): Promise<T> => {
     await whenReady(commandTimeoutMs);
+    let abort: ((err: Error) => void) | undefined;
+    const lost = new Promise<never>((_, reject) => {
+      abort = reject;
+    });
+    inflight.add(abort!);
     try {
-      return await command();
+      return await Promise.race([bounded(command(), commandTimeoutMs), lost]);
     } catch (err) {
-      if (isTimeout(err) && state === "ready") {
+      if (isTimeout(err) && state === "ready" && !cluster) {
         // A timed-out command stays queued on the socket, with its bytes, until the server answers:
         // behind a stalled or black-holed server every later command would pile up there too.
         // Judge the link lost and make a fresh one; puts stop waiting on it meanwhile.
@@ -159,6 +165,8 @@ export function openTeamConnection(opts: TeamConnectionOptions): TeamConnection 
         client.disconnect(true);
       }
       throw fromRedisError(err, where, url.tls);
+    } finally {
+      inflight.delete(abort!);
     }
   };
 
@@ -174,32 +182,48 @@ export function openTeamConnection(opts: TeamConnectionOptions): TeamConnection 
     get: (keys, args) => run(() => scripted.ccrGetBuffer(...keys, ...args)),
     has: (keys, args) => run(async () => (await scripted.ccrHasBuffer(...keys, ...args)) === 1),
     quarantine: (keys, sha1) => run(async () => void (await scripted.ccrQuarantineBuffer(...keys, sha1))),
-    scan: (pattern) =>
+    fieldsOf: async (pattern, names) => {
+      await whenReady(commandTimeoutMs);
+      const rows: Array<Array<string | null>> = [];
+      // Each node walks its own keys and reads them in one pipeline: they are all its slots'.
+      for (const node of nodes()) {
+        try {
+          let cursor = "0";
+          do {
+            const [next, keys] = await bounded(
+              node.scan(cursor, "MATCH", pattern, "COUNT", 1000),
+              commandTimeoutMs,
+            );
+            cursor = next;
+            if (keys.length === 0) continue;
+            const pipeline = node.pipeline();
+            for (const key of keys) pipeline.hmget(key, ...names);
+            for (const [err, value] of (await bounded(pipeline.exec(), commandTimeoutMs)) ?? []) {
+              if (err) throw err;
+              rows.push(value as Array<string | null>);
+            }
+          } while (cursor !== "0");
+        } catch (err) {
+          throw fromRedisError(err, where, url.tls);
+        }
+      }
+      return rows;
+    },
+    wantAdd: (key, handle, ttlMs) =>
       run(async () => {
-        const found: string[] = [];
-        let cursor = "0";
-        do {
-          const [next, keys] = await client.scan(cursor, "MATCH", pattern, "COUNT", 1000);
-          found.push(...keys);
-          cursor = next;
-        } while (cursor !== "0");
-        return found;
+        await client.sadd(key, handle);
+        await client.pexpire(key, ttlMs);
       }),
-    fields: (keys, names) =>
+    wantList: (key, max) => run(() => client.srandmember(key, max)),
+    wantRemove: (key, handles) =>
       run(async () => {
-        if (keys.length === 0) return [];
-        const pipeline = client.pipeline();
-        for (const key of keys) pipeline.hmget(key, ...names);
-        const replies = (await pipeline.exec()) ?? [];
-        return replies.map(([err, value]) => {
-          if (err) throw err;
-          return value as Array<string | null>;
-        });
+        if (handles.length > 0) await client.srem(key, ...handles);
       }),
     probe: () =>
       run(async () => {
-        await client.ping();
-        const info = await client.info("server");
+        const first = nodes()[0] ?? client;
+        await first.ping();
+        const info = await first.info("server");
         const version =
           /^valkey_version:(.+)$/m.exec(info)?.[1] ?? /^redis_version:(.+)$/m.exec(info)?.[1] ?? "?";
         return { server: /^valkey_version:/m.test(info) ? "Valkey" : "Redis", version: version.trim() };
@@ -216,6 +240,16 @@ export function openTeamConnection(opts: TeamConnectionOptions): TeamConnection 
       client.disconnect();
     },
   };
+}
+
+/** `promise`, or a "Command timed out" rejection after `ms` (a cluster node may queue silently). */
+function bounded<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error("Command timed out")), ms + 250);
+  });
+  promise.catch(() => undefined);
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 function isTimeout(err: unknown): boolean {

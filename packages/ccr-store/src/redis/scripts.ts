@@ -2,7 +2,7 @@
 // keys atomically on the server, so two processes racing on the same handle cannot leave a data
 // key and its metadata disagreeing, and every operation costs one round trip.
 //
-// Keys: KEYS[1] is the data key `caveman:ccr:v1:<namespace>:<handle>` (the original's bytes,
+// Keys: KEYS[1] is the data key `caveman:ccr:v2:<namespace>:{<handle>}` (the original's bytes,
 // written with SET … NX, never changed in place); KEYS[2] is `<data key>:meta`, a hash:
 //   sha256 size kind producer tin tout created — the first put's facts (absent fields = null)
 //   stored  ms when this incarnation was first stored (the maximum lifetime counts from here)

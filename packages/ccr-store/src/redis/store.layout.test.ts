@@ -10,13 +10,13 @@ import { openRedisStore, teamKeys } from "./store.js";
 const { redis, opened, open, raw } = useTeamStores();
 
 describe("keys and bytes", () => {
-  it("writes the bytes under caveman:ccr:v1:<namespace>:<handle> with metadata and TTLs beside them", async () => {
+  it("writes the bytes under caveman:ccr:v2:<namespace>:{<handle>} with metadata and TTLs beside them", async () => {
     const clock = manualClock();
     const store = open({ namespace: "layout", clock: clock.now, idleMs: DAY, maxAgeMs: 3 * DAY });
     const original = new Uint8Array(randomBytes(4096));
     const { handle } = await store.put(original, { kind: "log", tokensIn: 7 });
     const [data, meta] = teamKeys("layout", handle);
-    expect(data).toBe(`caveman:ccr:v1:layout:${handle}`);
+    expect(data).toBe(`caveman:ccr:v2:layout:{${handle}}`);
     const r = raw();
     expect(Buffer.compare((await r.getBuffer(data))!, Buffer.from(original))).toBe(0);
     expect(await r.hgetall(meta)).toMatchObject({
@@ -94,7 +94,7 @@ describe("namespaces", () => {
     expect((await a.stats()).entries).toBe(1);
     expect((await b.stats()).entries).toBe(0);
     await b.put("only in a");
-    expect((await raw().keys("caveman:ccr:v1:team-*")).sort()).toEqual(
+    expect((await raw().keys("caveman:ccr:v2:team-*")).sort()).toEqual(
       [...teamKeys("team-a", handle), ...teamKeys("team-b", handle)].sort(),
     );
   });

@@ -59,6 +59,6 @@ describe("size cap", () => {
     await expect(store.put(new Uint8Array(1025))).rejects.toMatchObject({ code: "original_too_large" });
     await expect(store.put("x".repeat(1025))).rejects.toMatchObject({ code: "original_too_large" });
     expect(await store.put(new Uint8Array(1024))).toMatchObject({ created: true });
-    expect(await raw().keys("caveman:ccr:v1:cap:*")).toHaveLength(2);
+    expect(await raw().keys("caveman:ccr:v2:cap:*")).toHaveLength(2);
   });
 });

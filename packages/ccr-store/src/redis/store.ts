@@ -1,6 +1,8 @@
 // The team store: the asynchronous CCR contract on Redis or Valkey, shared by every process and
 // machine that names the same server and namespace. Contract, beyond the local stores':
-// - keys are content-addressed under a namespace, `caveman:ccr:v1:<namespace>:<handle>` (+ `:meta`);
+// - keys are content-addressed under a namespace, `caveman:ccr:v2:<namespace>:{<handle>}` (+
+//   `:meta`); the braces are a hash tag, so on a Redis Cluster both keys of a handle live in one
+//   slot and every script (which touches only those two keys) runs on one node;
 // - a put is write-once (SET … NX) and binary-safe; a get re-hashes the bytes and throws
 //   store_corrupt (and quarantines the bad value) rather than return anything that does not
 //   match — a later put of the right bytes heals the handle;
@@ -11,10 +13,10 @@
 // - the server being away is store_unavailable, after bounded waits (see connection.ts).
 import { createHash } from "node:crypto";
 import { CcrStoreError } from "../errors.js";
-import { handleFromSha256, requireHandle, sha256Hex } from "../handle.js";
+import { handleFromSha256, isCanonicalHandle, requireHandle, sha256Hex } from "../handle.js";
 import { acceptPut, now, positiveInt, resolvePolicy } from "../policy.js";
 import type { TeamLinkState, TeamStatus, TeamStore } from "../team.js";
-import { checkNamespace, parseTeamUrl, type TeamUrl } from "../teamUrl.js";
+import { checkNamespace, parseTeamUrl, type TeamUrl, teamTarget } from "../teamUrl.js";
 import type { CcrMeta, CcrRecord, CcrStats, OriginalInput, PutResult, StorePolicyOptions } from "../types.js";
 import { openTeamConnection } from "./connection.js";
 
@@ -24,6 +26,8 @@ const DEFAULT_TEAM_MAX_AGE_MS = 30 * DAY;
 const DEFAULT_TEAM_MAX_ORIGINAL_BYTES = 32 * 1024 * 1024;
 const DEFAULT_TOMBSTONE_MS = 7 * DAY;
 const DEFAULT_GRACE_MS = 60_000;
+/** A miss no holder answers within this long is forgotten. */
+const WANT_TTL_MS = 10 * 60_000;
 
 /** Options of the Redis/Valkey team store. */
 export interface RedisStoreOptions extends StorePolicyOptions {
@@ -52,9 +56,9 @@ export interface RedisStoreOptions extends StorePolicyOptions {
   onState?: (state: TeamLinkState, detail: string) => void;
 }
 
-/** The data key and metadata key of a handle under a namespace. */
+/** The data key and metadata key of a handle under a namespace (one hash slot: `{handle}`). */
 export function teamKeys(namespace: string, handle: string): [string, string] {
-  const data = `caveman:ccr:v1:${namespace}:${handle}`;
+  const data = `caveman:ccr:v2:${namespace}:{${handle}}`;
   return [data, `${data}:meta`];
 }
 
@@ -92,11 +96,14 @@ export function openRedisStore(opts: RedisStoreOptions): TeamStore {
     ...(opts.connectTimeoutMs !== undefined ? { connectTimeoutMs: opts.connectTimeoutMs } : {}),
     ...(opts.maxBackoffMs !== undefined ? { maxBackoffMs: opts.maxBackoffMs } : {}),
     ...(opts.tlsCaFile !== undefined ? { tlsCaFile: opts.tlsCaFile } : {}),
+    maxBulkBytes: maxOriginalBytes,
     onState: (state, detail) => {
       for (const listener of listeners) listener(state, detail);
     },
   });
   const keysOf = (handle: string) => teamKeys(url.namespace, handle);
+  // Misses of this namespace, for the processes that hold the handles to upload them again.
+  const wantedKey = `caveman:ccr:v2:${url.namespace}:{wanted}`;
   let closed = false;
   const open = (): void => {
     if (closed) throw new CcrStoreError("store_closed", "this team store was closed; open a new one");
@@ -186,8 +193,11 @@ export function openRedisStore(opts: RedisStoreOptions): TeamStore {
       // Entries held, as the local stores count them: live records whose TTL has not run out
       // (one past its deadline by the clock is held until a get buries it). SCAN walks the
       // namespace without blocking the server; this serves doctor and `stats`, not every call.
-      const metaKeys = await conn.scan(`caveman:ccr:v1:${url.namespace}:ccr_*:meta`);
-      const rows = await conn.fields(metaKeys, ["size", "hits", "state"]);
+      const rows = await conn.fieldsOf(`caveman:ccr:v2:${url.namespace}:{ccr_*}:meta`, [
+        "size",
+        "hits",
+        "state",
+      ]);
       let entries = 0;
       let bytes = 0;
       let hits = 0;
@@ -214,7 +224,13 @@ export function openRedisStore(opts: RedisStoreOptions): TeamStore {
     },
 
     status(): TeamStatus {
-      return { url: url.masked, namespace: url.namespace, state: conn.state, lastError: conn.lastError };
+      return {
+        url: url.masked,
+        namespace: url.namespace,
+        target: teamTarget(url),
+        state: conn.state,
+        lastError: conn.lastError,
+      };
     },
 
     ready(ms: number): Promise<void> {
@@ -228,6 +244,21 @@ export function openRedisStore(opts: RedisStoreOptions): TeamStore {
     probe() {
       open();
       return conn.probe();
+    },
+
+    async want(handleText: string): Promise<void> {
+      open();
+      await conn.wantAdd(wantedKey, requireHandle(handleText), WANT_TTL_MS);
+    },
+
+    async wanted(max: number): Promise<string[]> {
+      open();
+      return (await conn.wantList(wantedKey, max)).filter((h) => isCanonicalHandle(h));
+    },
+
+    async unwant(handles: string[]): Promise<void> {
+      open();
+      await conn.wantRemove(wantedKey, handles);
     },
   };
 }

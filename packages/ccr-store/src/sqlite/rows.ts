@@ -5,7 +5,7 @@
 import { type IdleEntry, type NormalizedMeta, now, type Policy, planRoom } from "../policy.js";
 import type { PreparedOriginal, PutResult } from "../types.js";
 import { type SqlConnection, type SqlStatement, scalar } from "./driver.js";
-import { T_ENTRIES, T_META } from "./schema.js";
+import { T_ENTRIES, T_META, T_OUTBOX } from "./schema.js";
 
 export interface Row {
   sha256: string;
@@ -23,6 +23,7 @@ export interface Row {
 /** Prepared statements on one connection. */
 export function statements(db: SqlConnection) {
   const q = (sql: string): SqlStatement => db.prepare(sql);
+  let idle: SqlStatement | undefined;
   return {
     db,
     find: q(`SELECT sha256, size, kind, producer, tokens_in, tokens_out, created_at, last_access_at, hits, original
@@ -36,7 +37,13 @@ export function statements(db: SqlConnection) {
     repair: q(`UPDATE ${T_ENTRIES} SET sha256 = ?, size = ?, original = ?,
       last_access_at = max(last_access_at, ?) WHERE handle = ?`),
     total: q(`SELECT value FROM ${T_META} WHERE key = ?`),
-    idle: q(`SELECT handle, size FROM ${T_ENTRIES} WHERE last_access_at < ? ORDER BY last_access_at`),
+    // A handle still to be sent to a team store is not idle, however old: its bytes are the only
+    // copy. Prepared on first use: a read-only file of an older schema has no outbox to name.
+    get idle(): SqlStatement {
+      idle ??= q(`SELECT handle, size FROM ${T_ENTRIES} WHERE last_access_at < ?
+        AND handle NOT IN (SELECT handle FROM ${T_OUTBOX}) ORDER BY last_access_at`);
+      return idle;
+    },
     drop: q(`DELETE FROM ${T_ENTRIES} WHERE handle = ?`),
     insert: q(`INSERT INTO ${T_ENTRIES} (handle, sha256, size, kind, producer, tokens_in, tokens_out,
       created_at, stored_at, last_access_at, hits, original) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`),

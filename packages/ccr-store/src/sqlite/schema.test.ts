@@ -107,6 +107,7 @@ describe.each(testDrivers())("the schema inside a shared file, on %s", (driver) 
     const db = raw();
     db.exec(`DROP TRIGGER caveman_ccr_entries_hits_del;
       DROP TRIGGER caveman_ccr_entries_hits_upd; DELETE FROM caveman_ccr_meta WHERE key = 'hits';
+      DROP TRIGGER caveman_ccr_entries_outbox_del; DROP TABLE caveman_ccr_outbox;
       UPDATE caveman_ccr_meta SET value = 1 WHERE key = 'schema_version';`);
     db.close();
     const store = openSqliteStore({ path });
@@ -119,6 +120,25 @@ describe.each(testDrivers())("the schema inside a shared file, on %s", (driver) 
       SCHEMA_VERSION,
     );
     check.close();
+  });
+
+  it("migrates a version 2 file to the outbox schema, whose rows keep their entries from eviction", () => {
+    openSqliteStore({ path }).close();
+    const db = raw();
+    db.exec(`DROP TRIGGER caveman_ccr_entries_outbox_del; DROP TABLE caveman_ccr_outbox;
+      UPDATE caveman_ccr_meta SET value = 2 WHERE key = 'schema_version';`);
+    db.close();
+    let now = 1_700_000_000_000;
+    const store = openSqliteStore({ path, budgetBytes: 100, idleMs: 1000, clock: () => now });
+    const queued = store.put("q".repeat(60)).handle;
+    store.outbox.add("redis://t#ns", queued);
+    now += 5000;
+    // The budget needs room and the queued entry is idle, but it is the team store's only copy.
+    expect(() => store.put("n".repeat(60))).toThrow(/store_full/);
+    store.outbox.done("redis://t#ns", queued);
+    store.put("n".repeat(60));
+    expect(store.has(queued)).toBe(false);
+    store.close();
   });
 
   it("refuses a schema written by a newer build", () => {

@@ -10,10 +10,11 @@ import { CcrStoreError } from "../errors.js";
 import { type SqlConnection, scalar, transaction } from "./driver.js";
 
 /** The schema version this build writes and reads. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 export const T_META = "caveman_ccr_meta";
 export const T_ENTRIES = "caveman_ccr_entries";
+export const T_OUTBOX = "caveman_ccr_outbox";
 const PREFIX = "caveman_ccr_";
 
 /** Columns we rely on, per table, in order. A table under our name with other columns is foreign. */
@@ -33,6 +34,7 @@ const EXPECTED_COLUMNS: Record<string, string[]> = {
     "hits",
     "original",
   ],
+  [T_OUTBOX]: ["target", "handle", "queued_at", "due_at", "attempts"],
 };
 
 /** Migration n takes the schema from version n-1 to n. */
@@ -79,6 +81,24 @@ const MIGRATIONS: ReadonlyArray<(db: SqlConnection) => void> = [
       END;
       CREATE TRIGGER caveman_ccr_entries_hits_upd AFTER UPDATE OF hits ON ${T_ENTRIES} BEGIN
         UPDATE ${T_META} SET value = value - OLD.hits + NEW.hits WHERE key = 'hits';
+      END;
+    `);
+  },
+  // v3: the outbox, originals still to be written to a team store (see outbox.ts). A handle with
+  // a row is never dropped to make room; a dropped entry takes its rows with it.
+  (db) => {
+    db.exec(`
+      CREATE TABLE ${T_OUTBOX} (
+        target TEXT NOT NULL,
+        handle TEXT NOT NULL,
+        queued_at INTEGER NOT NULL,
+        due_at INTEGER NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (target, handle)
+      );
+      CREATE INDEX caveman_ccr_outbox_due ON ${T_OUTBOX} (target, due_at);
+      CREATE TRIGGER caveman_ccr_entries_outbox_del AFTER DELETE ON ${T_ENTRIES} BEGIN
+        DELETE FROM ${T_OUTBOX} WHERE handle = OLD.handle;
       END;
     `);
   },
@@ -130,8 +150,9 @@ export function inspect(db: SqlConnection, path: string): number {
       `${path} holds CCR schema version ${version}, newer than this build's ${SCHEMA_VERSION}; upgrade caveman-mcp or use another --db`,
     );
   }
-  // The columns have not changed since v1, so an older file must already have exactly these.
-  check(db, path);
+  // Entries and meta have not changed since v1; the outbox exists from v3 on.
+  for (const table of Object.keys(EXPECTED_COLUMNS))
+    if (table !== T_OUTBOX || version >= 3) checkTable(db, path, table);
   return version;
 }
 

@@ -12,6 +12,7 @@
 import { CcrStoreError } from "../errors.js";
 import { handleFromSha256, requireHandle, sha256Hex } from "../handle.js";
 import { prepareStoreLocation } from "../location.js";
+import type { Outbox } from "../outbox.js";
 import { acceptPut, type NormalizedMeta, now, positiveInt, resolvePolicy } from "../policy.js";
 import type {
   CcrMeta,
@@ -24,7 +25,9 @@ import type {
 } from "../types.js";
 import { acquire, fileIdentity, type Lease, withBusyRetry } from "./connection.js";
 import { type SqliteDriverChoice, scalar, transaction } from "./driver.js";
+import { sqliteOutbox } from "./outbox.js";
 import { putRow, type Row, type Statements, statements } from "./rows.js";
+import { T_OUTBOX } from "./schema.js";
 import { selectDriver } from "./select.js";
 
 /** Options of openSqliteStore. */
@@ -41,6 +44,11 @@ export interface SqliteStoreOptions extends StorePolicyOptions {
   nativeBinding?: string;
 }
 
+/** The SQLite store, with the outbox its file holds for every process that shares it. */
+export interface SqliteCcrStore extends CcrStore {
+  readonly outbox: Outbox;
+}
+
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 const DRIVER_CHOICES: readonly SqliteDriverChoice[] = ["auto", "node:sqlite", "better-sqlite3"];
 
@@ -49,7 +57,7 @@ const DRIVER_CHOICES: readonly SqliteDriverChoice[] = ["auto", "node:sqlite", "b
  * store_corrupt, store_foreign_schema, store_busy or store_driver_unavailable; the caller may fall
  * back to openMemoryStore. A file that can only be read opens read-only (`stats().writable` false).
  */
-export function openSqliteStore(opts: SqliteStoreOptions): CcrStore {
+export function openSqliteStore(opts: SqliteStoreOptions): SqliteCcrStore {
   if (opts === null || typeof opts !== "object") {
     throw new CcrStoreError("invalid_config", "openSqliteStore needs an options object with a path");
   }
@@ -112,6 +120,12 @@ export function openSqliteStore(opts: SqliteStoreOptions): CcrStore {
         if (!(err instanceof CcrStoreError && err.code === "store_full")) throw err;
       }
     }
+    // What still had to reach a team store still has to, from the new file.
+    const rows = from.db.prepare(`SELECT target, handle, queued_at FROM ${T_OUTBOX}`).all();
+    const add = to.db.prepare(`INSERT INTO ${T_OUTBOX} (target, handle, queued_at, due_at, attempts)
+      SELECT ?, ?, ?, 0, 0 WHERE EXISTS (SELECT 1 FROM caveman_ccr_entries WHERE handle = ?)
+      ON CONFLICT(target, handle) DO NOTHING`);
+    for (const r of rows) add.run(r.target!, r.handle!, r.queued_at!, r.handle!);
   };
 
   /**
@@ -144,7 +158,18 @@ export function openSqliteStore(opts: SqliteStoreOptions): CcrStore {
   const readRow = (handle: string): Row | undefined =>
     withBusyRetry(() => sql.find.get(handle) as Row | undefined, `get from ${path}`, busyTimeoutMs);
 
+  const outbox = sqliteOutbox(
+    () => {
+      ensureOpen();
+      return sql.db;
+    },
+    policy,
+    (fn, what) => withBusyRetry(fn, `${what} in ${path}`, busyTimeoutMs),
+  );
+
   return {
+    outbox,
+
     put(original: OriginalInput, meta?: CcrMeta): PutResult {
       ensureOpen();
       const { prepared, meta: m } = acceptPut(original, meta, policy);

@@ -17,7 +17,10 @@ export const CHILD_DIR = join(
 export default async function setup(): Promise<void> {
   await build({
     config: false,
-    entry: { worker: join(import.meta.dirname, "..", "children", "worker.ts") },
+    entry: {
+      worker: join(import.meta.dirname, "..", "children", "worker.ts"),
+      team: join(import.meta.dirname, "..", "children", "team.ts"),
+    },
     outDir: CHILD_DIR,
     format: ["esm"],
     outExtension: () => ({ js: ".mjs" }),

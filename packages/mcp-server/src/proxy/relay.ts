@@ -46,6 +46,11 @@ export interface ProxyHandle {
 
 type Obj = Record<string, unknown>;
 
+/** True when a line's first bytes open a JSON-RPC answer object (`{"jsonrpc"…`, `{"id"…`, `{"result"…`). */
+function looksLikeAnswer(bytes: Buffer): boolean {
+  return /^\s*\{\s*"(jsonrpc|id|result|error)"/.test(bytes.toString("latin1", 0, 64));
+}
+
 export function startProxy(options: ProxyOptions): ProxyHandle {
   const logger = options.logger ?? silentLogger;
   const open = new OpenRequests({
@@ -112,19 +117,25 @@ export function startProxy(options: ProxyOptions): ProxyHandle {
         return;
       }
       for (const item of value) open.note(item, true);
+      // A batch goes as the client wrote it (a renamed call inside one reaches the server unrenamed).
     } else {
       const c = classify(value);
       if (c.kind === "invalid") {
         void emit(invalidRequest(c.id, c.reason));
         return;
       }
-      if (open.note(value, false)) {
+      const noted = open.note(value, false);
+      if (noted.ours) {
         const msg = c.message as { id: RequestId; params: Obj };
         answerRetrieve(msg.id, msg.params);
         return;
       }
+      if (noted.replace) {
+        void toServer.write(JSON.stringify(noted.replace));
+        return;
+      }
     }
-    void toServer.write(frame.bytes.toString("utf8"));
+    void toServer.write(frame.bytes);
   };
 
   // ---- server -> client
@@ -140,25 +151,52 @@ export function startProxy(options: ProxyOptions): ProxyHandle {
     }
     const decoded = decodeLine(frame.bytes);
     if (decoded.kind === "skip") return;
-    if (decoded.kind === "bad" || decoded.value === null || typeof decoded.value !== "object") {
-      logger.warn(
-        `proxy: dropped a line from the wrapped server that is not JSON-RPC: ${decoded.kind === "bad" ? decoded.text.slice(0, 200) : "non-object"}`,
+    if (decoded.kind === "bad" && decoded.text === "" && looksLikeAnswer(frame.bytes)) {
+      // Not valid UTF-8, but an answer: the client gets the server's bytes as they are (only valid
+      // text is ever compressed), and the request leaves the book.
+      open.forget(
+        sniffId(
+          frame.bytes.toString("latin1", 0, 4096),
+          frame.bytes.toString("latin1", Math.max(0, frame.bytes.length - 4096)),
+        ),
       );
+      void toClient.write(frame.bytes);
       return;
     }
-    if (Array.isArray(decoded.value)) {
-      let changed = false;
-      const items = decoded.value.map((item: unknown) => {
-        const next = open.rewrite(item);
-        if (next) changed = true;
-        return next ?? item;
-      });
-      if (changed) void toClient.write(JSON.stringify(items));
-      else void toClient.write(frame.bytes.toString("utf8"));
+    if (decoded.kind === "bad" || decoded.value === null || typeof decoded.value !== "object") {
+      dropNotice(decoded.kind === "bad" ? decoded.text.slice(0, 200) : "non-object");
       return;
     }
-    const next = open.rewrite(decoded.value);
-    void toClient.write(next ? JSON.stringify(next) : frame.bytes.toString("utf8"));
+    const items: unknown[] = Array.isArray(decoded.value) ? decoded.value : [decoded.value];
+    const next = items.map((item) => open.rewrite(item));
+    if (next.every((n) => n === null)) {
+      void toClient.write(frame.bytes);
+      return;
+    }
+    // Compression runs off this thread (the pool) and may take a while: the relay keeps going
+    // (pings and other answers pass meanwhile), and this answer goes out when it is ready.
+    const task = (async () => {
+      const done = await Promise.all(next);
+      if (done.every((n) => n === null)) await toClient.write(frame.bytes);
+      else if (!Array.isArray(decoded.value)) await toClient.write(JSON.stringify(done[0]));
+      else await toClient.write(JSON.stringify(done.map((n, i) => n ?? items[i])));
+    })();
+    local.add(task);
+    void task.finally(() => local.delete(task));
+  };
+
+  // Non-JSON lines on the server's stdout are said once a second at most, with a count.
+  let dropped = 0;
+  let lastNotice = 0;
+  const dropNotice = (sample: string) => {
+    dropped += 1;
+    const now = Date.now();
+    if (now - lastNotice < 1000) return;
+    lastNotice = now;
+    logger.warn(
+      `proxy: dropped ${dropped} line(s) from the wrapped server that are not JSON-RPC (stdout carries only JSON-RPC), e.g. ${sample}`,
+    );
+    dropped = 0;
   };
 
   // ---- lifecycle

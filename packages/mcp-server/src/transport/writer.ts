@@ -9,6 +9,8 @@
 import type { Writable } from "node:stream";
 import { asError } from "../errors.js";
 
+const NEWLINE = Buffer.from("\n");
+
 export class LineWriter {
   readonly #stream: Writable;
   readonly #onGone: (err?: Error) => void;
@@ -50,13 +52,16 @@ export class LineWriter {
     return this.#gone;
   }
 
-  /** Queue one line (a newline is appended); resolves when the stream has taken it or is gone. */
-  write(line: string): Promise<void> {
+  /**
+   * Queue one line (a newline is appended); resolves when the stream has taken it or is gone. A
+   * Buffer is written as its bytes (the proxy passes lines it cannot decode through unchanged).
+   */
+  write(line: string | Buffer): Promise<void> {
     let open!: () => void;
     const next = new Promise<void>((r) => {
       open = r;
     });
-    const data = `${line}\n`;
+    const data = typeof line === "string" ? `${line}\n` : Buffer.concat([line, NEWLINE]);
     this.#queued += data.length;
     this.#update();
     const done = this.#gate.then(() => {
@@ -73,7 +78,7 @@ export class LineWriter {
     return this.#last;
   }
 
-  #writeNow(data: string, openGate: () => void): Promise<void> {
+  #writeNow(data: string | Buffer, openGate: () => void): Promise<void> {
     if (this.#gone) {
       openGate();
       return Promise.resolve();
