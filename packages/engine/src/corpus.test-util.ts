@@ -44,3 +44,34 @@ export function fabricatedLines(input: string, output: string): string[] {
   const lines = new Set(input.split("\n"));
   return output.split("\n").filter((l) => !lines.has(l) && !isMarkerLine(l) && !input.includes(l));
 }
+
+/**
+ * Lines named by marker facts (`like line N`, `same change as line N`, `lines a-b` of `same text
+ * as`) that the model cannot place: not kept, or inside the span of some marker (a region
+ * marker's kept lines carry no numbers). Empty when every named line is in view.
+ */
+export function unplaceableReferences(input: string, output: string): string[] {
+  const inputLines = input.split("\n");
+  const outputLines = new Set(output.split("\n"));
+  const spans: Array<[number, number]> = [];
+  const named: number[] = [];
+  for (const line of output.split("\n")) {
+    if (!isMarkerLine(line)) continue;
+    const span = /^\[caveman: (?:\d+ of )?lines? (\d+)(?:-(\d+))?/.exec(line);
+    if (span) spans.push([Number(span[1]), Number(span[2] ?? span[1])]);
+    const facts = line.slice(line.indexOf(";") + 1);
+    for (const m of facts.matchAll(
+      /\b(?:like|as) lines? ((?:\d+(?:-\d+)?(?: but for numbers)?(?: x\d+)?(?:, )?)+)/g,
+    ))
+      for (const ref of m[1]!.matchAll(/(\d+)(?:-(\d+))?(?: but for numbers)?(?: x\d+)?/g)) {
+        const from = Number(ref[1]);
+        const to = Number(ref[2] ?? ref[1]);
+        for (let n = from; n <= to; n++) named.push(n);
+      }
+  }
+  return named
+    .filter(
+      (n) => !outputLines.has(inputLines[n - 1] ?? "\u0000") || spans.some(([a, b]) => n >= a && n <= b),
+    )
+    .map((n) => `line ${n}: ${inputLines[n - 1] ?? "(none)"}`);
+}

@@ -50,6 +50,11 @@ export interface RenderOptions {
    * marker per gap cost more than the lines it kept, so one marker names the whole region.
    */
   regionGap?: number;
+  /**
+   * Kept lines (0-based) that marker facts name (`same change as line 9`): no region spans one,
+   * so each stays where the model can place it (a region's kept lines carry no numbers).
+   */
+  anchors?: ReadonlySet<number>;
 }
 
 /**
@@ -139,9 +144,21 @@ export function renderKept(
   };
   for (let k = 0; k < (runs.length > 0 ? runs[0]! : lines.length); k++) out.push(lines[k]!);
   const total = runs.length / 2;
+  const anchors = opts.anchors;
+  /** True when a kept line in [from, to] is one marker facts name. */
+  const anchored = (from: number, to: number) => {
+    if (!anchors || anchors.size === 0) return false;
+    for (let k = from; k <= to; k++) if (anchors.has(k)) return true;
+    return false;
+  };
   for (let r = 0; r < total; ) {
     let s = r;
-    while (s + 1 < total && runs[2 * s + 2]! - runs[2 * s + 1]! - 1 <= gap) s++;
+    while (
+      s + 1 < total &&
+      runs[2 * s + 2]! - runs[2 * s + 1]! - 1 <= gap &&
+      !anchored(runs[2 * s + 1]! + 1, runs[2 * s + 2]! - 1)
+    )
+      s++;
     if (s === r) {
       perRun(r, r);
       r++;

@@ -2,7 +2,7 @@ import { propertyParams } from "@caveman/test-kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compress } from "../../compress.js";
-import { corpusItem, fabricatedLines } from "../../corpus.test-util.js";
+import { corpusItem, fabricatedLines, unplaceableReferences } from "../../corpus.test-util.js";
 import { narrow } from "../../narrow.js";
 
 function fileDiff(name: string, hunks: number): string[] {
@@ -116,6 +116,65 @@ describe("diff compression", () => {
         r.output.includes(g.text) || narrow(item.content, g.query ?? g.text).output.includes(g.text);
       expect(shown, g.text).toBe(true);
     }
+  });
+});
+
+describe("a change repeated across files (the host tier's git diff)", () => {
+  /** `git diff` of twelve 300-line files, each with lines 101-130 rewritten, as tests/host builds it. */
+  const twelveFiles = () => {
+    const out: string[] = [];
+    for (let f = 0; f < 12; f++) {
+      out.push(
+        `diff --git a/m${f}.ts b/m${f}.ts`,
+        `index 1111111..2222222 100644`,
+        `--- a/m${f}.ts`,
+        `+++ b/m${f}.ts`,
+      );
+      out.push(`@@ -98,36 +98,36 @@ export const v${f}_96 = compute(96, "alpha");`);
+      const line = (i: number, v: string) => `export const v${f}_${i} = compute(${i}, "${v}");`;
+      for (let i = 97; i < 100; i++) out.push(` ${line(i, "alpha")}`);
+      for (let i = 100; i < 130; i++) out.push(`-${line(i, "alpha")}`);
+      for (let i = 100; i < 130; i++) out.push(`+${line(i, "beta")}`);
+      for (let i = 130; i < 133; i++) out.push(` ${line(i, "alpha")}`);
+    }
+    // git sorts paths as bytes: m0, m1, m10, m11, m2...
+    return `${out.join("\n")}\n`;
+  };
+
+  it("shows the first file's hunk header, removed and added lines, and every file line", () => {
+    const input = twelveFiles();
+    const r = compress(input, { hint: "git --no-pager -C repo diff", handle: `ccr_${"0".repeat(32)}` });
+    expect(r.kind).toBe("diff");
+    const out = r.output.split("\n");
+    expect(out).toContain('@@ -98,36 +98,36 @@ export const v0_96 = compute(96, "alpha");');
+    expect(out).toContain('-export const v0_100 = compute(100, "alpha");');
+    expect(out).toContain('+export const v0_100 = compute(100, "beta");');
+    expect(out).toContain('+export const v0_129 = compute(129, "beta");');
+    for (let f = 0; f < 12; f++) expect(out).toContain(`diff --git a/m${f}.ts b/m${f}.ts`);
+    expect(r.output).toMatch(/same change as line \d+ but for numbers x\d+/);
+    expect(r.ratio).toBeGreaterThan(0.8);
+    expect(fabricatedLines(input, r.output)).toEqual([]);
+  });
+
+  it("names in its facts only lines the model can place: kept, outside every marker's span", () => {
+    const input = twelveFiles();
+    const r = compress(input, { hint: "git diff" });
+    expect(r.output).toMatch(/same change as line/);
+    expect(unplaceableReferences(input, r.output)).toEqual([]);
+  });
+
+  it("never names a change in a lock file, which folds whole, as the one a repeat repeats", () => {
+    const change = ["@@ -1,3 +1,3 @@", " a", "-  timeout: 30,", "+  timeout: 60,", " b"];
+    const lock = Array.from(
+      { length: 40 },
+      (_, i) => `+    "node_modules/pkg-${i}": { "version": "1.0.${i}" },`,
+    );
+    const lines = ["diff --git a/package-lock.json b/package-lock.json", ...change, ...lock];
+    for (let f = 0; f < 8; f++) lines.push(`diff --git a/src/f${f}.ts b/src/f${f}.ts`, ...change);
+    const input = lines.join("\n");
+    const r = compress(input, { floorTokens: 0 });
+    expect(r.output).toContain("+  timeout: 60,");
+    expect(unplaceableReferences(input, r.output)).toEqual([]);
   });
 });
 

@@ -9,7 +9,10 @@
 //   - `index`, `---` and `+++` lines under a `diff` line that already names the file;
 //   - bodies of lock, generated and vendored files, as `+added -removed`;
 //   - the middle of a big change block (a new file, a rewritten function): its first lines and
-//     its last stay, the rest is counted as added and removed lines.
+//     its last stay (of each side, removed and added, when it has both), the rest is counted as
+//     added and removed lines.
+// A repeat names the first line of the change it repeats, a kept line outside any region marker
+// (renderKept's anchors), so the model can find it: `same change as line 9`.
 // A line is context only when every parent column is blank: in a combined diff ` +` is a change.
 // The marker facts of each folded run are built in diffFacts.ts.
 
@@ -22,9 +25,14 @@ import { compressStat, isStatListing } from "./stat.js";
 const GENERATED =
   /(^|\/)(pnpm-lock\.yaml|package-lock\.json|yarn\.lock|npm-shrinkwrap\.json|Cargo\.lock|poetry\.lock|Pipfile\.lock|composer\.lock|Gemfile\.lock|go\.sum|bun\.lockb?)$|\.min\.(js|css)$|\.map$|(^|\/)(dist|vendor|node_modules)\/|\.snap$|\.generated\.\w+$/;
 const CONTEXT_KEEP = 2;
-/** A change block longer than this keeps its first BIG_BLOCK_HEAD lines and its last. */
+/**
+ * A change block longer than this keeps its first BIG_BLOCK_HEAD lines and its last; one that
+ * removes and adds keeps the first SIDE_HEAD lines and the last of each side instead, so what
+ * came in is in view beside what went.
+ */
 const BIG_BLOCK = 24;
 const BIG_BLOCK_HEAD = 12;
+const SIDE_HEAD = 6;
 /** A repeated change is shown this many times; later repeats fold, naming the first. */
 const REPEAT_SHOWN = 1;
 const FILE_LINE = /^(diff --git |diff --cc |diff --combined |diff -\S* |Only in |Binary files )/;
@@ -176,14 +184,19 @@ export function compressDiff(text: string, ctx: KindContext): Candidate | PassRe
     i = j;
   }
   tick(n + blocks.length);
+  // Lock, generated and vendored files fold whole below: a change there is never shown, so it is
+  // neither a first instance a repeat could name nor a repeat.
+  const generated = names.map((name) => GENERATED.test(name));
+  const shownBlocks = blocks.filter((b) => !generated[file[b.from]!]);
   const total = new Map<string, number>();
-  for (const b of blocks) total.set(b.sig, (total.get(b.sig) ?? 0) + 1);
+  for (const b of shownBlocks) total.set(b.sig, (total.get(b.sig) ?? 0) + 1);
   const firstAt = new Map<string, number>();
   const firstText = new Map<string, string>();
   const shown = new Map<string, number>();
   const repeatHunks = new Map<number, boolean>();
+  const anchors = new Set<number>();
   const blockText = (b: { from: number; to: number }) => lines.slice(b.from, b.to + 1).join("\n");
-  for (const b of blocks) {
+  for (const b of shownBlocks) {
     if (!firstAt.has(b.sig)) {
       firstAt.set(b.sig, b.from);
       firstText.set(b.sig, blockText(b));
@@ -196,6 +209,7 @@ export function compressDiff(text: string, ctx: KindContext): Candidate | PassRe
       // the first in its digits or in that shared text: the fact claims only what holds.
       const text = blockText(b);
       const first = firstText.get(b.sig)!;
+      anchors.add(firstAt.get(b.sig)!);
       const at = firstAt.get(b.sig)! + 1;
       const claim =
         text === first
@@ -210,13 +224,24 @@ export function compressDiff(text: string, ctx: KindContext): Candidate | PassRe
     }
     repeatHunks.set(b.hunk, (repeatHunks.get(b.hunk) ?? true) && repeat);
   }
-  for (const b of blocks) {
+  for (const b of shownBlocks) {
     if (b.to - b.from + 1 <= BIG_BLOCK) continue;
-    for (let i = b.from + BIG_BLOCK_HEAD; i < b.to; i++) {
-      if (!keep[i]) continue;
-      keep[i] = 0;
-      why[i] = role[i] === "add" ? "added line" : "removed line";
+    // Sides: runs of removed or of added lines (normal format's `---` between them ends a run).
+    const sides: Array<[number, number]> = [];
+    for (let i = b.from; i <= b.to; i++) {
+      if (role[i] !== "del" && role[i] !== "add") continue;
+      let j = i;
+      while (j + 1 <= b.to && role[j + 1] === role[i]) j++;
+      sides.push([i, j]);
+      i = j;
     }
+    const head = sides.some(([i]) => role[i] !== role[b.from]) ? SIDE_HEAD : BIG_BLOCK_HEAD;
+    for (const [from, to] of sides)
+      for (let i = from + head; i < to; i++) {
+        if (!keep[i]) continue;
+        keep[i] = 0;
+        why[i] = role[i] === "add" ? "added line" : "removed line";
+      }
   }
   // A hunk whose every change is a repeat folds whole, header and context included.
   for (let i = 0; i < n; i++) {
@@ -259,7 +284,7 @@ export function compressDiff(text: string, ctx: KindContext): Candidate | PassRe
   }
   // Lock, generated and vendored files: everything after the file line.
   for (let f = 0; f < names.length; f++) {
-    if (!GENERATED.test(names[f]!)) continue;
+    if (!generated[f]) continue;
     let added = 0;
     let removed = 0;
     let last = -1;
@@ -280,6 +305,7 @@ export function compressDiff(text: string, ctx: KindContext): Candidate | PassRe
     output: renderKept(lines, keep, {
       facts,
       regionGap: REGION_GAP,
+      anchors,
       ...(ctx.handle ? { handle: ctx.handle } : {}),
     }),
     lossless: false,
