@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { FULL_SUITE } from "@caveman/test-kit";
+import { FULL_SUITE } from "@caveman/vitest-config";
 import { Client as ClientV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { afterEach, describe, expect, it } from "vitest";

@@ -1,6 +1,5 @@
 // Everything exported here is the public API of @caveman/test-kit (test code only).
 export { FAKE_CLOCK_START, type FakeClock, fakeClock } from "./clock.js";
-export { FULL_SUITE } from "./full.js";
 export { LineReader, parseJsonLines } from "./jsonLines.js";
 export {
   loadFactor,
