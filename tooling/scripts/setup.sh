@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Sets up a fresh clone: the pinned pnpm, dependencies from the lockfile, and a build of every
-# package. Safe to run again. Used by the README and by .ci/run.
+# Sets up a fresh clone: redis-server, redis-cli and openssl for the tests (system package
+# manager), the pinned pnpm, dependencies from the lockfile, and a build of every package. Safe to
+# run again. Used by the README and by .ci/run.
 #   bash tooling/scripts/setup.sh           set up only (what CI runs)
 #   bash tooling/scripts/setup.sh --start   set up, then serve MCP on stdio with the embedded defaults
 # Everything this script prints goes to stderr: with --start, stdout belongs to the MCP protocol.
@@ -9,6 +10,46 @@ cd "$(dirname "$0")/../.."
 
 PNPM_VERSION=12.4.2
 export TURBO_TELEMETRY_DISABLED=1
+
+# The tests start their own redis-server (and use redis-cli) and make TLS certificates with the
+# openssl CLI. Provide them through the system package manager; where that is not possible
+# (no manager known, not root and no sudo, install failed), stop with the one command to run.
+need_system_tools() {
+  local missing=() t
+  for t in redis-server redis-cli openssl; do command -v "$t" >/dev/null 2>&1 || missing+=("$t"); done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  local sudo="" cmd=""
+  [ "$(id -u)" = 0 ] || sudo="sudo "
+  if command -v apt-get >/dev/null 2>&1; then
+    cmd="${sudo}apt-get update && ${sudo}apt-get install -y redis-server openssl"
+  elif command -v dnf >/dev/null 2>&1; then
+    cmd="${sudo}dnf install -y redis openssl"
+  elif command -v apk >/dev/null 2>&1; then
+    cmd="${sudo}apk add redis openssl"
+  elif command -v brew >/dev/null 2>&1; then
+    cmd="brew install redis openssl"; sudo=""
+  fi
+  if [ -z "$cmd" ]; then
+    echo "setup: FAILED: the tests need ${missing[*]}; install Redis 7+ (redis-server, redis-cli) and openssl, then run setup again" >&2
+    exit 1
+  fi
+  # sudo may ask for a password on a terminal; without one (CI, a pipe) it must not need to.
+  if [ -n "$sudo" ] && ! { command -v sudo >/dev/null 2>&1 && { [ -t 0 ] || sudo -n true 2>/dev/null; }; }; then
+    echo "setup: FAILED: the tests need ${missing[*]}; run: $cmd" >&2
+    exit 1
+  fi
+  echo "setup: installing ${missing[*]}: $cmd" >&2
+  # Debian's package tries to start a system service; where there is no init (a container) that
+  # fails harmlessly and the tests start their own server anyway.
+  if ! DEBIAN_FRONTEND=noninteractive bash -c "$cmd" >&2; then
+    echo "setup: FAILED: could not install ${missing[*]}; run: $cmd" >&2
+    exit 1
+  fi
+  for t in "${missing[@]}"; do
+    command -v "$t" >/dev/null 2>&1 || { echo "setup: FAILED: $t is still not on PATH after: $cmd" >&2; exit 1; }
+  done
+}
+need_system_tools
 
 if ! command -v pnpm >/dev/null 2>&1 || [ "$(pnpm --version 2>/dev/null)" != "$PNPM_VERSION" ]; then
   echo "setup: installing pnpm@$PNPM_VERSION" >&2

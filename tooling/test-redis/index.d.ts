@@ -27,7 +27,16 @@ export interface StartRedisOptions {
   tls?: boolean;
 }
 
-/** Start redis-server on a free loopback port; throws a clear error if it is not installed. */
+/**
+ * "redis-server, ... not on PATH: run `bash tooling/scripts/setup.sh` ..." when a program these
+ * helpers run is missing (redis-server, redis-cli, openssl), else undefined.
+ */
+export function missingToolsLine(): string | undefined;
+
+/**
+ * Start redis-server on a free loopback port. Without the programs it throws one line (code
+ * `test_tools_missing`, no stack) naming the setup command.
+ */
 export function startRedis(options?: StartRedisOptions): Promise<TestRedis>;
 
 /** A throwaway Redis Cluster of real redis-server primaries on 127.0.0.1. */

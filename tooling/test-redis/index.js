@@ -2,12 +2,44 @@
 // its own temp --dir, no RDB snapshots and no AOF, killed by stop(). Tests that need the server
 // killed and restarted mid-stream use kill() and restart() on the same port.
 import { execFile, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 
-const INSTALL_HINT = "install it with `apt-get install -y redis-server` (CI does this in .ci/run)";
+/** The programs these helpers run, all provided by `bash tooling/scripts/setup.sh`. */
+const TOOLS = ["redis-server", "redis-cli", "openssl"];
+
+function onPath(name) {
+  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
+    if (!dir) continue;
+    try {
+      accessSync(join(dir, name), constants.X_OK);
+      return true;
+    } catch {}
+  }
+  return false;
+}
+
+/** The one line a run without the test servers prints, or undefined when they are all there. */
+export function missingToolsLine() {
+  const missing = TOOLS.filter((t) => !onPath(t));
+  if (missing.length === 0) return undefined;
+  return `${missing.join(", ")} not on PATH: run \`bash tooling/scripts/setup.sh\` (it installs them, or names the one command to run)`;
+}
+
+/**
+ * Fails with that one line, and no stack: the fix is a command, not a place in the code. Checked
+ * before any spawn, so a missing binary never shows as an ENOENT deep inside a test.
+ */
+function requireTools() {
+  const line = missingToolsLine();
+  if (line === undefined) return;
+  const error = new Error(line);
+  error.code = "test_tools_missing";
+  error.stack = `Error: ${line}`;
+  throw error;
+}
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -91,6 +123,7 @@ async function makeCertificates(dir) {
 }
 
 export async function startRedis(options = {}) {
+  requireTools();
   const dir = mkdtempSync(join(tmpdir(), "caveman-redis-"));
   const certs = options.tls ? await makeCertificates(dir) : undefined;
   let port = options.port ?? (await freePort());
@@ -146,9 +179,7 @@ export async function startRedis(options = {}) {
     exited = new Promise((resolve) => child.on("exit", resolve));
     const spawnError = new Promise((_, reject) =>
       child.on("error", (err) =>
-        reject(
-          new Error(err.code === "ENOENT" ? `redis-server is not installed; ${INSTALL_HINT}` : err.message),
-        ),
+        reject(err.code === "ENOENT" ? new Error(missingToolsLine() ?? err.message) : err),
       ),
     );
     const auth = options.args?.includes("--requirepass")
@@ -222,6 +253,7 @@ export async function startRedis(options = {}) {
  * back on its port with its nodes file (same id, same slots) and no data.
  */
 export async function startRedisCluster(options = {}) {
+  requireTools();
   const count = options.primaries ?? 3;
   const nodes = [];
   try {

@@ -7,6 +7,13 @@
 // set the condition and keep resolving `import`/`types` to dist/.
 import { defineConfig } from "vitest/config";
 
+/**
+ * True under `pnpm test:full` (CAVEMAN_TEST_FULL=1; .ci/run runs it): the full cross products run
+ * (every tool in every Inspector era, both Claude Code builds). `pnpm test`, the contributor's
+ * loop, keeps one case per mode. Read here only, so every suite agrees on what "full" means.
+ */
+export const FULL_SUITE = process.env.CAVEMAN_TEST_FULL === "1";
+
 /** The custom export condition every workspace package maps to its `src/` entry. */
 export const SOURCE_CONDITION = "@caveman/source";
 

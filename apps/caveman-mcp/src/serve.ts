@@ -82,6 +82,9 @@ export async function serve(config: Config): Promise<number> {
     chips: stores.chips,
     maxInboundBytes: config.maxInboundBytes,
     maxResultBytes: config.maxResultBytes,
+    // A call in flight at shutdown may run up to the engine's own deadline; a shorter grace would
+    // turn the answer it is about to give into cave_shutting_down (the default 4 s keeps 5 s).
+    shutdownGraceMs: Math.max(5000, config.engineTimeoutMs + 1000),
     // The client's roots replace only the implicit default (the working directory).
     ...(edit && config.sources.roots === "default"
       ? { onClientRoots: applyClientRoots(edit, config.home, logger) }

@@ -19,7 +19,6 @@ function openLocker(path: string): { exec(sql: string): void; close(): void } {
 }
 
 function hook(box: Sandbox, host: string, input: string | Buffer, env: Record<string, string> = {}) {
-  const t0 = Date.now();
   const r = spawnSync(process.execPath, [CLI, "hook", host], {
     env: { ...box.env, ...env },
     cwd: box.root,
@@ -27,7 +26,7 @@ function hook(box: Sandbox, host: string, input: string | Buffer, env: Record<st
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,
   });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, ms: Date.now() - t0 };
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 function cli(box: Sandbox, args: string[]) {
@@ -161,21 +160,23 @@ describe("hook fault matrix: original passes, exit 0, nothing half-written", () 
     ],
     ["raw requested", claudeBash("cat app.log # caveman:raw", logText())],
   ])("%s", (_what, input) => {
-    const box = sandbox();
+    // A roomy budget: the input, not a deadline on a busy machine, is what must pass it through.
+    const box = roomy();
     quiet(hook(box, "claude-code", input));
     expect(entries(box)).toBe(0);
   });
 
   it("store locked by another process", () => {
-    const box = sandbox();
+    const box = roomy();
     cli(box, ["stats"]); // creates the database
     const db = openLocker(box.db);
     db.exec("BEGIN EXCLUSIVE");
     try {
       const r = hook(box, "claude-code", claudeBash("cat app.log", logText()));
+      // The lock is held until the hook has returned, so returning at all proves it did not wait
+      // for it; the roomy budget leaves the store's busy timeout as the only way out.
       quiet(r);
-      expect(r.stderr).toMatch(/passed \(store_busy|passed \(deadline/);
-      expect(r.ms).toBeLessThan(10_000);
+      expect(r.stderr).toMatch(/passed \(store_busy/);
     } finally {
       db.exec("ROLLBACK");
       db.close();
@@ -184,7 +185,7 @@ describe("hook fault matrix: original passes, exit 0, nothing half-written", () 
   });
 
   it("store unusable (the database path is a directory)", () => {
-    const box = sandbox();
+    const box = roomy();
     mkdirSync(box.db, { recursive: true });
     const r = hook(box, "claude-code", claudeBash("cat app.log", logText()));
     quiet(r);
@@ -192,7 +193,7 @@ describe("hook fault matrix: original passes, exit 0, nothing half-written", () 
   });
 
   it("huge output (over the input cap)", () => {
-    const box = sandbox();
+    const box = roomy();
     const big = logText(330_000);
     expect(big.length).toBeGreaterThan(18 * 1024 * 1024);
     const r = hook(box, "claude-code", claudeBash("cat huge.log", big));
@@ -200,7 +201,7 @@ describe("hook fault matrix: original passes, exit 0, nothing half-written", () 
     expect(entries(box)).toBe(0);
   });
 
-  it("a 2-second stall on stdin", async () => {
+  it("a stall on stdin: the rest of the event never comes while the hook runs", async () => {
     const box = sandbox();
     const child = spawn(process.execPath, [CLI, "hook", "claude-code"], { env: box.env, cwd: box.root });
     let stdout = "";
@@ -210,18 +211,13 @@ describe("hook fault matrix: original passes, exit 0, nothing half-written", () 
     child.stdin.on("error", () => {});
     const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
     const input = claudeBash("cat app.log", logText(20_000));
-    // More than a pipe holds: 'drain' then proves the hook is reading (on a loaded machine start-up
-    // alone can outlast the stall, which the hook would then never see).
+    // More than a pipe holds: 'drain' then proves the hook is reading. The rest is held back until
+    // the hook has exited, so it gives up on the stall (the default 1 s idle timeout) however long
+    // a loaded machine takes to start it.
     const cut = 512 * 1024;
     if (!child.stdin.write(input.slice(0, cut))) await new Promise((r) => child.stdin.once("drain", r));
-    let timer: NodeJS.Timeout | undefined;
-    const stall = new Promise<void>((r) => {
-      timer = setTimeout(r, 2000);
-    });
-    if ((await Promise.race([stall.then(() => "stalled"), exited.then(() => "exited")])) === "stalled")
-      child.stdin.end(input.slice(cut));
-    clearTimeout(timer);
     const code = await exited;
+    child.stdin.destroy();
     expect(code).toBe(0);
     expect(stdout).toBe("");
     expect(entries(box)).toBe(0);

@@ -8,7 +8,7 @@
 // nativeBinding option from the path in CAVEMAN_SQLITE_BINDING. Only the host target can be
 // built here (the binding is compiled for this OS, CPU, libc and Node ABI); CI builds the
 // others on one runner each (README, "Building the platform packages").
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import {
   copyFileSync,
   existsSync,
@@ -161,22 +161,47 @@ const compressCall = {
   method: "tools/call",
   params: { name: "caveman_compress", arguments: { input: logLines.join("\n") } },
 };
-const session = spawnSync(
-  process.execPath,
-  [server, "--db", join(scratch, "ccr.db"), "--chip-dir", join(scratch, "chips"), "--root", scratch],
-  {
-    input: `${JSON.stringify(initialize)}\n${JSON.stringify(compressCall)}\n`,
-    encoding: "utf8",
-    timeout: 30_000,
-    env: { ...process.env, HOME: scratch, [BINDING_ENV]: "" },
-  },
-);
+// stdin stays open until the compress is answered: ending it at once would start the server's
+// shutdown, and on a busy machine the call could then outlast the grace and come back
+// cave_shutting_down. The engine deadline is this check's own, far above any load.
+const session = await new Promise((resolve) => {
+  const child = spawn(
+    process.execPath,
+    [
+      server,
+      "--db",
+      join(scratch, "ccr.db"),
+      "--chip-dir",
+      join(scratch, "chips"),
+      "--root",
+      scratch,
+      "--engine-timeout-ms",
+      "120000",
+    ],
+    { env: { ...process.env, HOME: scratch, [BINDING_ENV]: "" }, stdio: ["pipe", "pipe", "pipe"] },
+  );
+  let stdout = "";
+  let stderr = "";
+  const timer = setTimeout(() => child.kill("SIGKILL"), 180_000);
+  child.stdout.on("data", (c) => {
+    stdout += c.toString("utf8");
+    if (stdout.split("\n").some((line) => line.includes('"id":2'))) child.stdin.end();
+  });
+  child.stderr.on("data", (c) => {
+    stderr += c.toString("utf8");
+  });
+  child.on("close", (status) => {
+    clearTimeout(timer);
+    resolve({ status, stdout, stderr });
+  });
+  child.stdin.write(`${JSON.stringify(initialize)}\n${JSON.stringify(compressCall)}\n`);
+});
 const lines = session.stdout.split("\n");
 const answered = lines.some((line) => line.includes('"id":1') && line.includes("serverInfo"));
 const compressed = lines.some((line) => line.includes('"id":2') && line.includes('recovery_handle \\"ccr_'));
-if (!answered || !compressed || !existsSync(join(scratch, "ccr.db"))) {
+if (session.status !== 0 || !answered || !compressed || !existsSync(join(scratch, "ccr.db"))) {
   fail(
-    `the built server did not answer initialize and a compress (in an engine worker) on its SQLite store:\n${session.stdout}\n${session.stderr}`,
+    `the built server did not answer initialize and a compress (in an engine worker) on its SQLite store (exit ${session.status}):\n${session.stdout}\n${session.stderr}`,
   );
 }
 rmSync(scratch, { recursive: true, force: true });

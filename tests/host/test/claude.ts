@@ -1,10 +1,13 @@
-// Runs the real Claude Code CLI (the pinned native binary that `pnpm install` put in this
-// package's node_modules) non-interactively against a fake model, with the built caveman-mcp
-// binary as its only MCP server. Contract: nothing leaves loopback (a throwaway HOME, telemetry and
-// updates off, every proxy pointed at a closed loopback port, the API at the fake model); the run
-// is bounded by a timeout and its stdout events, stderr and exit code are returned.
+// Runs the real Claude Code CLI (a native binary that `pnpm install` put in this package's
+// node_modules) non-interactively against a fake model, with the built caveman-mcp binary as its
+// only MCP server. Two builds are installed: the pinned one and the newest on the registry when it
+// was last bumped (an npm alias of the same package); vitest.config.ts runs every host test once
+// per selected build, as a project named after its version. Contract: nothing leaves loopback (a
+// throwaway HOME, telemetry and updates off, every proxy pointed at a closed loopback port, the
+// API at the fake model); the run is bounded by a timeout and its stdout events, stderr and exit
+// code are returned.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -16,16 +19,53 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 export const SERVER_CLI = resolve(HERE, "..", "..", "..", "apps", "caveman-mcp", "dist", "cli.js");
 export const CLAUDE_PACKAGE = "@anthropic-ai/claude-code-linux-x64";
 
-/** Absolute path of the pinned `claude` binary, or why it is not there. */
+/** The installed builds, by name: the package (or npm alias) each comes from. */
+const BUILDS = { pinned: CLAUDE_PACKAGE, newest: "claude-code-newest" } as const;
+export type ClaudeBuild = keyof typeof BUILDS;
+/** Which builds a run covers: "pinned", "newest" or "pinned,newest". */
+export const CLAUDE_VERSIONS_ENV = "CAVEMAN_CLAUDE_VERSIONS";
+/** Set by vitest.config.ts in each project: the build that project's tests run. */
+export const CLAUDE_BUILD_ENV = "CAVEMAN_CLAUDE_BUILD";
+
+/** The version package.json installs for a build (the alias names its version after the `@`). */
+export function claudeVersion(build: ClaudeBuild): string {
+  const pkg = JSON.parse(readFileSync(join(HERE, "..", "package.json"), "utf8")) as {
+    optionalDependencies: Record<string, string>;
+  };
+  const spec = pkg.optionalDependencies[BUILDS[build]] ?? "";
+  return spec.slice(spec.lastIndexOf("@") + 1);
+}
+
+/**
+ * The builds this run covers: CAVEMAN_CLAUDE_VERSIONS when set; else both under the full suite
+ * (`pnpm test:full`, CI), else the pinned one (the contributor's loop).
+ */
+export function selectedBuilds(full: boolean, env: NodeJS.ProcessEnv = process.env): ClaudeBuild[] {
+  const asked = (env[CLAUDE_VERSIONS_ENV] ?? "").trim();
+  if (asked === "") return full ? ["pinned", "newest"] : ["pinned"];
+  const names = asked.split(",").map((n) => n.trim());
+  for (const n of names)
+    if (!(n in BUILDS)) throw new Error(`${CLAUDE_VERSIONS_ENV}: "${n}" is not one of pinned, newest`);
+  return [...new Set(names)] as ClaudeBuild[];
+}
+
+/** The build the calling test runs (its project's), the pinned one outside a project. */
+export function currentBuild(): ClaudeBuild {
+  const b = process.env[CLAUDE_BUILD_ENV];
+  return b === "newest" ? "newest" : "pinned";
+}
+
+/** Absolute path of the current build's `claude` binary, or why it is not there. */
 export function findClaude(): { path: string } | { missing: string } {
+  const name = BUILDS[currentBuild()];
   try {
-    const pkg = createRequire(import.meta.url).resolve(`${CLAUDE_PACKAGE}/package.json`);
+    const pkg = createRequire(import.meta.url).resolve(`${name}/package.json`);
     const bin = join(dirname(pkg), "claude");
     if (existsSync(bin)) return { path: bin };
     return { missing: `${bin} does not exist` };
   } catch {
     return {
-      missing: `${CLAUDE_PACKAGE} is not installed (it is an optional dependency for linux-x64 glibc only; this machine is ${process.platform}-${process.arch})`,
+      missing: `${name} is not installed (it is an optional dependency for linux-x64 glibc only; this machine is ${process.platform}-${process.arch})`,
     };
   }
 }
