@@ -1,10 +1,4 @@
+import { base } from "@caveman/tsup-config";
 import { defineConfig } from "tsup";
 
-export default defineConfig({
-  entry: ["src/index.ts"],
-  format: ["esm"],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: "node20",
-});
+export default defineConfig({ ...base, entry: ["src/index.ts"] });

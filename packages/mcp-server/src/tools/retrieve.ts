@@ -29,6 +29,13 @@ import { DISTINCT_RETRIEVE_LIMIT, FORCED_FULL_MAX_TOKENS, type Session } from ".
 import type { Engine } from "../work/engine.js";
 import { outputOf } from "../work/jobs.js";
 import { countTokensWithin } from "../work/tokens.js";
+import {
+  alreadyReturned,
+  overPageAfterFailure,
+  viewNote,
+  wholeAfterFailure,
+  wholeAfterQueries,
+} from "./notes.js";
 
 /** What one retrieve gave the model, for a savings journal (the app's; nothing here keeps it). */
 export interface Retrieved {
@@ -98,19 +105,18 @@ export function retrieveTool(deps: RetrieveDeps): ToolSpec {
     if (outcome.ok) {
       const v = outcome.value;
       // A whole original asked for whole needs no note; a page, or a view that came back whole, does.
-      const note = v.note && !(v.full && query === "") ? { note: `[caveman: ${v.note}]` } : {};
+      const note = v.note && !(v.full && query === "") ? { note: viewNote(v.note) } : {};
       return { output: outputOf(v, text), full: v.full, tokens: v.tokens, ...note };
     }
     const what = query === "" ? "paging the original" : "narrowing by this query";
     const why =
       outcome.why === "timeout" ? `took longer than ${outcome.budgetMs} ms` : `failed (${outcome.message})`;
     // Characters bound tokens from above for all but rare scripts: this much fits a page.
-    if (text.length <= pageTokens)
-      return { output: text, full: true, note: `[caveman: ${what} ${why}; returning the full original]` };
+    if (text.length <= pageTokens) return { output: text, full: true, note: wholeAfterFailure(what, why) };
     const next =
       query === "page:1" || query === "" ? "try again later" : 'ask query "page:1" for it page by page';
     return {
-      output: `[caveman: ${what} ${why}; the original is ${text.length} characters, over one page; ${next}]`,
+      output: overPageAfterFailure(what, why, text.length, next),
       full: false,
     };
   }
@@ -131,7 +137,7 @@ export function retrieveTool(deps: RetrieveDeps): ToolSpec {
       const plan = deps.session.planRetrieve(handle, q);
       if (plan.kind === "repeat" || plan.kind === "already_full") {
         const what = plan.kind === "repeat" ? "this exact retrieve" : "the full original";
-        const note = `[caveman: ${what} of ${handle} was already returned in this session (retrieve #${plan.callNo}); see that result above]`;
+        const note = alreadyReturned(what, handle, plan.callNo);
         return { text: note, uncapped: true };
       }
       let answer: Answer | undefined;
@@ -142,7 +148,7 @@ export function retrieveTool(deps: RetrieveDeps): ToolSpec {
             output: text,
             full: true,
             tokens,
-            note: `[caveman: more than ${DISTINCT_RETRIEVE_LIMIT} distinct queries on ${handle}; returning the full original]`,
+            note: wholeAfterQueries(DISTINCT_RETRIEVE_LIMIT, handle),
           };
       }
       answer ??= await narrowed(text, q, kind, ctx.signal);

@@ -10,17 +10,7 @@ import { defineTool, type ToolSpec } from "../registry.js";
 import type { Engine, EngineOutcome } from "../work/engine.js";
 import type { ToonAnswer } from "../work/jobs.js";
 import { roughTokens } from "../work/tokens.js";
-
-interface Sizes {
-  bytesIn: number;
-  bytesOut: number;
-  tokensIn: number;
-  tokensOut: number;
-}
-
-function sizes(what: string, r: Sizes): string {
-  return `[caveman: ${what}; ${r.bytesIn} -> ${r.bytesOut} bytes; ${r.tokensIn} -> ${r.tokensOut} tokens]`;
-}
+import { notEncodedNote, sizesNote } from "./notes.js";
 
 export function toonEncodeTool(engine: Engine): ToolSpec {
   return defineTool({
@@ -32,15 +22,13 @@ export function toonEncodeTool(engine: Engine): ToolSpec {
     run: async ({ input }, ctx) => {
       const outcome = await engine.run({ op: "toon_encode", input }, ctx.signal);
       if (outcome.ok && outcome.value.ok) {
-        return { text: outcome.value.output, notes: [sizes("TOON", outcome.value)] };
+        return { text: outcome.value.output, notes: [sizesNote("TOON", outcome.value)] };
       }
       const bytes = Buffer.byteLength(input, "utf8");
       const { why, tokens } = notEncoded(outcome, input);
       return {
         text: input,
-        notes: [
-          `[caveman: not encoded (${why}); input returned unchanged; ${bytes} bytes; ${tokens} tokens]`,
-        ],
+        notes: [notEncodedNote(why, bytes, tokens)],
       };
     },
   });
@@ -82,7 +70,7 @@ export function toonDecodeTool(engine: Engine): ToolSpec {
       }
       const r = outcome.value;
       if (!r.ok) throw new McpServerError("cave_toon_invalid", r.message);
-      return { text: r.output, notes: [sizes("JSON", r)] };
+      return { text: r.output, notes: [sizesNote("JSON", r)] };
     },
   });
 }
