@@ -38,7 +38,7 @@ describe("faults", () => {
   });
 
   // On a loaded machine the sleeper's fresh connection can reach the server after the command
-  // under test, which then simply succeeds; a retry runs the race again (see docs/decisions/team-store.md).
+  // under test, which then simply succeeds; a retry runs the race again (see ARCHITECTURE, team store).
   it("times out a command while the server sleeps (DEBUG SLEEP), then works again", {
     retry: 2,
   }, async () => {
@@ -56,7 +56,7 @@ describe("faults", () => {
   });
 
   // On a loaded machine the sleeper's fresh connection can reach the server after the command
-  // under test, which then simply succeeds; a retry runs the race again (see docs/decisions/team-store.md).
+  // under test, which then simply succeeds; a retry runs the race again (see ARCHITECTURE, team store).
   it("drops a link whose command timed out, so work does not pile up behind a stalled server", {
     retry: 2,
   }, async () => {
