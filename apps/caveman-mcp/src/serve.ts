@@ -30,7 +30,7 @@ export async function serve(config: Config): Promise<number> {
   // A sender while it serves: originals queued by hooks, the CLI or an outage reach the team store.
   const stores = openStores(config, logger, { send: true });
   // One session per process: on stdio the process is the connection, in both eras (see
-  // docs/ARCHITECTURE.md, "Protocol eras").
+  // docs/decisions/server.md, "Protocol eras").
   const session = new Session();
   // Engine work runs in worker threads (started on first use) so a slow input never holds the
   // event loop; the worker script ships beside this bundle (tsup's second entry).
