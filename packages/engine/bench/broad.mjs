@@ -55,10 +55,14 @@ function markerCosts(engine, input, output) {
   let markers = 0;
   let costly = 0;
   let wasted = 0;
-  const judge = (tokens, elided) => {
+  /** The costly markers themselves, with the tokens they elide, for a probe to print. */
+  const costlyLines = [];
+  let current = "";
+  const judge = (tokens, elided, line = current) => {
     if (tokens >= elided) {
       costly++;
       wasted += tokens - elided;
+      costlyLines.push(`${elided} <= ${line}`);
     }
   };
   let root;
@@ -71,32 +75,34 @@ function markerCosts(engine, input, output) {
   if (root !== undefined && !outLines.some((l) => engine.isMarkerLine(l))) {
     for (const m of output.matchAll(/\[caveman: [^\]]*\]/g)) {
       const tokens = engine.countTokens(m[0]);
+      current = m[0];
       markers++;
       markerTokens += tokens;
       const elided = jsonElided(engine, root, m[0]);
       if (elided !== null) judge(tokens, elided);
     }
-    return { markers, markerTokens, costly, wasted };
+    return { markers, markerTokens, costly, wasted, costlyLines };
   }
   let at = 0;
   let pending = null;
   let region = null;
   const close = (end) => {
     if (!pending) return;
-    judge(pending.tokens, engine.countTokens(inLines.slice(pending.from, end).join("\n")));
+    judge(pending.tokens, engine.countTokens(inLines.slice(pending.from, end).join("\n")), pending.line);
     pending = null;
   };
   const closeRegion = () => {
     if (!region) return;
     const elided = [];
     for (let k = region.from; k <= region.to; k++) if (!region.shown.has(k)) elided.push(inLines[k]);
-    judge(region.tokens, engine.countTokens(elided.join("\n")));
+    judge(region.tokens, engine.countTokens(elided.join("\n")), region.line);
     at = Math.max(at, region.to + 1);
     region = null;
   };
   for (const line of outLines) {
     if (engine.isMarkerLine(line)) {
       const tokens = engine.countTokens(line);
+      current = line;
       markers++;
       markerTokens += tokens;
       if (line.trimStart().startsWith('"')) {
@@ -111,9 +117,9 @@ function markerCosts(engine, input, output) {
       if (r) {
         const from = Number(r[2]) - 1;
         const to = Number(r[3] ?? r[2]) - 1;
-        region = { from, to, tokens, shown: new Set(), left: to - from + 1 - Number(r[1]) };
+        region = { from, to, tokens, line, shown: new Set(), left: to - from + 1 - Number(r[1]) };
         at = from;
-      } else pending = { from: at, tokens };
+      } else pending = { from: at, tokens, line };
       continue;
     }
     if (region && region.left > 0) {
@@ -141,7 +147,7 @@ function markerCosts(engine, input, output) {
   }
   closeRegion();
   close(inLines.length);
-  return { markers, markerTokens, costly, wasted };
+  return { markers, markerTokens, costly, wasted, costlyLines };
 }
 
 /** A recovery handle of the length the store computes (`ccr_` and 32 hex digits). */

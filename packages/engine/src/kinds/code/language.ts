@@ -12,7 +12,7 @@ const RULES: ReadonlyArray<[string, RegExp]> = [
   ],
   [
     "python",
-    /^\s*(def|class) \w+.*:$|^\s*(from \S+ )?import \w|^\s*(if|elif|for|while|with|try|except).*:$|^\s*return\b|self\./,
+    /^\s*(def|class) \w+.*:$|^\s*(from \S+ )?import \w[^;]*$|^\s*(if|elif|for|while|with|try|except).*:$|^\s*return\b(?!.*;\s*$)|self\./,
   ],
   ["rust", /^\s*(pub )?(fn|struct|enum|impl|trait|mod|use) |let mut |->\s*\w|::\w/],
   ["go", /^package \w+$|^\s*func (\(\w+ \*?\w+\) )?\w+\(|:= |^import \($/],
@@ -46,19 +46,21 @@ export function detectLanguage(lines: readonly string[]): string | undefined {
     if (!best || n > best[1]) best = [lang, n];
   }
   if (!best || best[1] < 3) return undefined;
+  // Rust's `let x = ...` lines match the JavaScript rule too; Rust marks (`fn`, `::`, `let mut`)
+  // with no `function`, `const x =`, `require(` or `import ... from` anywhere mean Rust (match
+  // arms write `=>` too).
+  if (
+    best[0] === "javascript" &&
+    ((scores.get("rust") ?? 0) >= rows.length * 0.1 ||
+      rows.filter((r) => /^\s*(pub(\([\w:]+\))? )?(async )?(unsafe )?fn \w/.test(r)).length >= 3) &&
+    !rows.some((r) => /\bfunction\b|\b(?:const|var) \w+ = |\brequire\(|^\s*import .* from /.test(r))
+  )
+    best = ["rust", scores.get("rust") ?? 0];
   // A file that opens with imports is code however much of it is docstrings and comments.
   let imports = 0;
   for (const row of rows.slice(0, 40)) if (IMPORT_HEAD.test(row)) imports++;
   if (imports >= 3) return best[0];
   if (best[1] < rows.length * 0.2) return undefined;
-  // Rust's `let x = ...` lines match the JavaScript rule too; Rust marks (`fn`, `::`, `let mut`)
-  // with no `function`, `=>` or `const` anywhere mean Rust.
-  if (
-    best[0] === "javascript" &&
-    (scores.get("rust") ?? 0) >= rows.length * 0.1 &&
-    !rows.some((r) => /\bfunction\b|=>|\bconst\b/.test(r))
-  )
-    best = ["rust", scores.get("rust") ?? 0];
   // TypeScript files also match the JavaScript rules; prefer TS when its own marks are present.
   if (best[0] === "javascript" && (scores.get("typescript") ?? 0) >= rows.length * 0.05) return "typescript";
   const structural = rows.filter((r) =>

@@ -30,6 +30,53 @@ export class Store {
 }
 `;
 
+describe("code outline of files cut short and of Rust", () => {
+  const rust = (fns: number) => {
+    const out = ["use std::fmt;", "use crate::flags::Flag;", "use crate::hir::Hir;", ""];
+    for (let f = 0; f < fns; f++) {
+      out.push(
+        "/// Negates the class.",
+        "///",
+        "/// The result holds every char the class did not hold before.",
+      );
+      out.push("/// It is never empty: a class of every char negates to the empty class, which then");
+      out.push("/// matches nothing at all, and negating it again gives back the class of every char.");
+      out.push("/// See `negate_bytes` for the byte-oriented form of the same operation on classes.");
+      out.push(`pub fn negate_${f}(&mut self) -> &'static str {`);
+      out.push(`    let msg = "a message that \\`, `        spans lines";`, `    let s = r"raw { text";`);
+      out.push("    if self.ranges.is_empty() {", "        return msg;", "    }", "    s", "}", "");
+    }
+    return out;
+  };
+
+  it("outlines Rust with doc comments, multi-line strings and raw strings: every signature stays", () => {
+    const lines = rust(12);
+    const r = compress(lines.join("\n"), { floorTokens: 0 });
+    expect(r.kind).toBe("code");
+    expect(r.reason).toBeUndefined();
+    for (let f = 0; f < 12; f++)
+      expect(r.output).toContain(`pub fn negate_${f}(&mut self) -> &'static str {`);
+    expect(r.output).toContain("/// Negates the class.");
+    expect(r.output).not.toContain(
+      "/// It is never empty: a class of every char negates to the empty class, which then",
+    );
+    expect(fabricatedLines(lines.join("\n"), r.output)).toEqual([]);
+  });
+
+  it("outlines a file cut inside a body (`head -n`): the signatures before the cut stay", () => {
+    const lines = rust(12).slice(0, -8);
+    const r = compress(lines.join("\n"), { floorTokens: 0 });
+    expect(r.reason).toBeUndefined();
+    expect(r.output).toContain("pub fn negate_11(&mut self) -> &'static str {");
+    expect(r.output).toContain("pub fn negate_3(&mut self) -> &'static str {");
+    expect(fabricatedLines(lines.join("\n"), r.output)).toEqual([]);
+  });
+
+  it("still fails closed on a closer without its opener", () => {
+    expect(scanBraces(["  return 1;", "}", "function f() {"], "typescript", true)).toBeUndefined();
+  });
+});
+
 describe("code outline", () => {
   it("pairs braces outside strings, comments, regexes and template literals", () => {
     const pairs = scanBraces(TS.split("\n"), "typescript");

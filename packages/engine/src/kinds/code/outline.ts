@@ -1,7 +1,8 @@
 // The code compressor: an outline that keeps imports, types and every signature and elides
 // function and data bodies, each elision naming its line span (so `lines:a-b` retrieves exactly
 // it). C-family code goes through the bracket scanner, Python through indentation. When brackets
-// do not balance, or the outline would not re-balance, the input passes through (parse_error).
+// do not balance, or the outline would not re-balance, the input passes through (parse_error);
+// braces left open at the end are a file cut short (`head -n`), whose last bodies elide to its end.
 import { hasGutter, stripGutters } from "../../gutter.js";
 import { REGION_GAP, renderKept } from "../../lines.js";
 import type { Candidate, KindContext, PassReason } from "../../types.js";
@@ -22,8 +23,12 @@ function header(lines: readonly string[], open: number): string {
   return line;
 }
 
-function braceOutline(code: readonly string[], language: string | undefined): Uint8Array | undefined {
-  const pairs = scanBraces(code, language);
+function braceOutline(
+  code: readonly string[],
+  language: string | undefined,
+  cut: boolean,
+): Uint8Array | undefined {
+  const pairs = scanBraces(code, language, cut);
   if (!pairs) return undefined;
   const keep = new Uint8Array(code.length).fill(1);
   pairs.sort((a, b) => a.open - b.open || b.close - a.close);
@@ -44,9 +49,21 @@ function braceOutline(code: readonly string[], language: string | undefined): Ui
   return keep;
 }
 
-/** Drops the middle of block comments longer than four lines: opener, first line and closer stay. */
+const LINE_COMMENT = /^\s*\/\//;
+
+/**
+ * Drops the middle of block comments longer than four lines (opener, first line and closer
+ * stay), and all but the first line of a run of more than four line comments (Rust's `///` docs).
+ */
 function foldComments(code: readonly string[], keep: Uint8Array): void {
   for (let i = 0; i < code.length; i++) {
+    if (keep[i] && LINE_COMMENT.test(code[i]!)) {
+      let end = i;
+      while (end + 1 < code.length && keep[end + 1] && LINE_COMMENT.test(code[end + 1]!)) end++;
+      if (end - i + 1 > 4) for (let j = i + 1; j <= end; j++) keep[j] = 0;
+      i = end;
+      continue;
+    }
     if (!keep[i] || !/^\s*\/\*/.test(code[i]!) || code[i]!.includes("*/")) continue;
     let end = i + 1;
     while (end < code.length && !code[end]!.includes("*/")) end++;
@@ -89,14 +106,17 @@ export function compressCode(
 ): Candidate | PassReason {
   const lines = text.split("\n");
   const code = stripGutters(lines);
-  const keep = language === "python" ? pythonOutline(code) : braceOutline(code, language);
+  // A file cut short (`head -n`, a Read window) leaves braces open at its end; its outline may
+  // elide to the end. Whole files must balance.
+  const cut = language !== "python" && scanBraces(code, language) === undefined;
+  const keep = language === "python" ? pythonOutline(code) : braceOutline(code, language, cut);
   if (!keep) return "parse_error";
   if (language !== "python") foldComments(code, keep);
   if (!keep.includes(0)) return "not_smaller";
   if (language !== "python") {
     // The outline must re-balance on its own: elided spans sit strictly inside kept braces.
     const kept = code.filter((_, i) => keep[i]);
-    if (!scanBraces(kept, language)) return "parse_error";
+    if (!scanBraces(kept, language, cut)) return "parse_error";
   }
   const output = renderKept(lines, keep, {
     indent: (from) => /^\s*/.exec(code[from]!)![0],

@@ -31,8 +31,16 @@ function regexMayStart(line: string, i: number): boolean {
   return REGEX_BEFORE.test(line.slice(Math.max(0, j - 10), j + 1));
 }
 
-/** Brace pairs of `lines`, or undefined when brackets do not balance. */
-export function scanBraces(lines: readonly string[], language: string | undefined): BracePair[] | undefined {
+/**
+ * Brace pairs of `lines`, or undefined when brackets do not balance. With `cut` (a file read
+ * with `head -n`, a Read window) brackets still open at the end are allowed, and each open brace
+ * pairs with the line past the last (`close: lines.length`); a closer without its opener still fails.
+ */
+export function scanBraces(
+  lines: readonly string[],
+  language: string | undefined,
+  cut = false,
+): BracePair[] | undefined {
   const js = language === "javascript" || language === "typescript";
   const charLiterals = !js && language !== "css";
   const hashComments = language === "shell";
@@ -140,7 +148,15 @@ export function scanBraces(lines: readonly string[], language: string | undefine
         if (c === "}") pairs.push({ open: top.line, close: ln, depth: braces });
       }
     }
-    if (mode === "string") return undefined;
+    // A Rust string may span lines (with or without a trailing `\`); elsewhere one open at a
+    // line's end means the scan misread the line.
+    if (mode === "string" && !rust) return undefined;
+  }
+  if (stack.length > 0 && cut) {
+    for (let k = stack.length - 1; k >= 0; k--)
+      if (stack[k]!.ch === "{" && !stack[k]!.template)
+        pairs.push({ open: stack[k]!.line, close: lines.length, depth: --braces });
+    return pairs;
   }
   if (stack.length > 0 || mode !== "code") return undefined;
   return pairs;

@@ -204,9 +204,13 @@ export function compressLog(text: string, ctx: KindContext): Candidate | PassRea
   const lines = text.split("\n");
   const { keep, rep, sev } = planLog(lines, ctx);
   if (droppedCount(keep, lines.length) === 0) return "document";
+  // The kept lines `like line N` names stay out of region markers, where the model can place them.
+  const anchors = new Set<number>();
+  for (let i = 0; i < lines.length; i++) if (!keep[i] && sev[i]! > 0 && rep[i]! >= 0) anchors.add(rep[i]!);
   const output = renderKept(lines, keep, {
     facts: foldFacts(lines, rep, sev, keep),
     regionGap: REGION_GAP,
+    anchors,
     ...(ctx.handle ? { handle: ctx.handle } : {}),
   });
   return { output, lossless: false };

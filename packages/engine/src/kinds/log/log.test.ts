@@ -2,7 +2,7 @@ import { propertyParams } from "@caveman/test-kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compress } from "../../compress.js";
-import { corpusItem, fabricatedLines } from "../../corpus.test-util.js";
+import { corpusItem, fabricatedLines, unplaceableReferences } from "../../corpus.test-util.js";
 import { isMarkerLine } from "../../markers.js";
 import { templateOf } from "./template.js";
 
@@ -97,8 +97,22 @@ describe("log compression", () => {
     expect(r.reason).toBeUndefined();
     const out = r.output.split("\n");
     expect(out[4]).toBe(lines[9]);
-    const big = out.find((l) => l.startsWith("[caveman: 395 of lines 4-399 elided"));
-    expect(big).toMatch(/\b10 x38\b/);
+    // The named line ends the region before it, so the model can place it (line 10, after 4-9).
+    expect(out[3]).toBe("[caveman: lines 4-9 elided]");
+    const big = out.find((l) => l.startsWith("[caveman: lines 11-399 elided"));
+    expect(big).toMatch(/\blike line 10 x38\b/);
+    expect(unplaceableReferences(lines.join("\n"), r.output)).toEqual([]);
+  });
+
+  it("keeps the first client error (4xx) of an access log, as a warning", () => {
+    const lines = Array.from(
+      { length: 300 },
+      (_, i) =>
+        `127.0.0.1 - - [02/Dec/2026 01:06:${String(i % 60).padStart(2, "0")}] "GET /items/${i} HTTP/1.1" ${i === 170 ? 404 : 200} -`,
+    );
+    const r = compress(lines.join("\n"), { hint: "log" });
+    expect(r.kind).toBe("log");
+    expect(r.output).toContain(lines[170]);
   });
 
   it("keeps lines that match the query", () => {

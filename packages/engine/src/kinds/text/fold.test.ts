@@ -21,6 +21,16 @@ describe("line fold", () => {
     expect(r.output.length).toBeLessThan(input.length * 0.3);
   });
 
+  it("keeps a run's tallies wherever they sit (`N passing`, `N failing`, `added N packages`)", () => {
+    const lines = listing(300);
+    lines[120] = "  1256 passing (15s)";
+    lines[121] = "  204 failing";
+    lines[200] = "added 84 packages in 10s";
+    const r = foldLines(lines.join("\n"), {});
+    if (typeof r === "string") throw new Error(r);
+    for (const k of [120, 121, 200]) expect(r.output).toContain(lines[k]);
+  });
+
   it("keeps the lines a query names", () => {
     const input = listing(300).join("\n");
     const r = foldLines(input, { query: "file-217.txt" });

@@ -1,14 +1,14 @@
 // The fold every line-structured text gets when its kind's compressor would pass it through
 // (unsure detection, a document of distinct lines, a code file that does not re-balance) or
 // saves little: lines are kept verbatim or elided under region markers, which is safe for any
-// text. Kept: the first and last lines, every line that names an error or a warning (the first
+// text. Kept: the first and last lines, summaries (`N passing`), every line that names an error or a warning (the first
 // of each template, then a few more), query matches, and the first line of each line template
 // (digits, ids and bracketed names masked) up to a budget, sampled evenly over the text when the
 // templates outnumber it, so every part of the output has a witness. Nothing is rewritten.
 // Markers count the error and warning lines they stand for (one instance per template stays).
 import { droppedCount, REGION_GAP, renderKept } from "../../lines.js";
 import { queryTerms } from "../../shared/query.js";
-import { severity } from "../../shared/severity.js";
+import { isSummary, severity } from "../../shared/severity.js";
 import type { Candidate, KindContext, PassReason } from "../../types.js";
 import { tick } from "../../work.js";
 import { templateOf } from "../log/template.js";
@@ -65,6 +65,7 @@ export function foldLines(text: string, ctx: KindContext): Candidate | PassReaso
       if (line.length <= LONG_LINE) firsts.push(i);
     }
     sev[i] = severity(line);
+    if (isSummary(line)) keep[i] = 1;
     if (severe < SEVERE_MAX && sev[i]! > 0) {
       const c = severeSeen.get(t) ?? 0;
       if (c < SEVERE_PER_TEMPLATE) {
