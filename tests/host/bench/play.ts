@@ -1,0 +1,380 @@
+// Plays the session in the real Claude Code CLI against the scripted model, once per mode:
+// (a) no caveman-mcp; (b) after `caveman-mcp install claude-code` in the throwaway HOME, the
+// filesystem server behind `caveman-mcp proxy`. Each call's result is read from the first request
+// that carries it (later requests may have had old results cleared by the host).
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { findClaude, hostEnv, runClaude, SERVER_CLI, workspace } from "../test/claude.js";
+import { type ScriptedBlock, type ScriptedTurn, startFakeModel } from "../test/fakeModel.js";
+import {
+  type CallScore,
+  type FailingCheck,
+  grepFollowUp,
+  handleIn,
+  hostCut,
+  median,
+  persistedPath,
+  scoreFacts,
+  tokens,
+} from "./score.js";
+import { type Call, seed } from "./session.js";
+
+const REPO = resolve(SERVER_CLI, "..", "..", "..", "..");
+const BUNDLE = join(REPO, "apps", "claude-plugin", "dist", "plugins", "caveman-mcp", "server", "cli.mjs");
+const FILESYSTEM = join(
+  REPO,
+  "apps",
+  "caveman-mcp",
+  "node_modules",
+  "@modelcontextprotocol",
+  "server-filesystem",
+  "dist",
+  "index.js",
+);
+const RETRIEVE = "mcp__plugin_caveman-mcp_caveman__caveman_retrieve";
+
+export type Mode = "a" | "b";
+
+interface Step {
+  kind: "call" | "followup" | "toolsearch" | "full" | "done";
+  call: number;
+  fact?: string;
+  via?: "retrieve" | "grep";
+}
+
+interface Got {
+  text: string;
+  isError: boolean;
+}
+
+export interface ModeResult {
+  mode: Mode;
+  calls: CallScore[];
+  failing: FailingCheck[];
+  fullRetrieves: number;
+  fullRetrieveErrors: number;
+  schemaTokens: number;
+  toolSearchTokens: number;
+  /** Every PostToolUse run of our hook (follow-ups included): count and p50 milliseconds. */
+  hookRuns: number;
+  hookRunsP50: number | undefined;
+  /** Where the run's files are (kept with BENCH_KEEP=1). */
+  dir: string;
+  exit: number | null;
+  ms: number;
+  scriptErrors: string[];
+  install?: string;
+}
+
+interface Message {
+  role: string;
+  content: unknown;
+}
+
+function blocksOf(content: unknown): Array<Record<string, unknown>> {
+  if (typeof content === "string") return [{ type: "text", text: content }];
+  return Array.isArray(content) ? (content as Array<Record<string, unknown>>) : [];
+}
+
+/** Every tool result as the model first received it, by tool_use id. */
+function firstResults(bodies: Array<Record<string, unknown>>): Map<string, Got> {
+  const out = new Map<string, Got>();
+  for (const body of bodies)
+    for (const m of (body.messages ?? []) as Message[]) {
+      if (m.role !== "user") continue;
+      for (const b of blocksOf(m.content)) {
+        if (b.type !== "tool_result" || typeof b.tool_use_id !== "string" || out.has(b.tool_use_id)) continue;
+        const text = blocksOf(b.content)
+          .map((c) => (typeof c.text === "string" ? c.text : `[${String(c.type)}]`))
+          .join("\n");
+        out.set(b.tool_use_id, { text, isError: b.is_error === true });
+      }
+    }
+  return out;
+}
+
+/** PostToolUse hook runs in the debug log: when each finished, its time and its verdict. */
+export interface HookRun {
+  at: number;
+  tool: string;
+  ms: number;
+  verdict: string;
+}
+
+function hookRuns(debug: string): HookRun[] {
+  const runs: HookRun[] = [];
+  for (const line of debug.split("\n")) {
+    const done = /^(\S+) \[\w+\] Hooks: PostToolUse:(\S+) \[.*caveman-mcp.* finished with status \d+ \((\d+)ms\)/.exec(line);
+    if (done) {
+      runs.push({ at: Date.parse(done[1]!), tool: done[2]!, ms: Number(done[3]), verdict: "?" });
+      continue;
+    }
+    const verdict = /^\S+ \[\w+\] "Hook PostToolUse:(\S+) \(PostToolUse\) \w+:.*caveman-mcp hook claude-code: ([a-z_ ()]+)"$/.exec(line);
+    const open = verdict ? [...runs].reverse().find((r) => r.tool === verdict[1] && r.verdict === "?") : undefined;
+    if (open && verdict) open.verdict = verdict[2]!.trim();
+  }
+  return runs;
+}
+
+function install(env: Record<string, string>, cwd: string): string {
+  const r = spawnSync(process.execPath, [BUNDLE, "install", "claude-code"], {
+    cwd,
+    env,
+    encoding: "utf8",
+    timeout: 300_000,
+  });
+  if (r.status !== 0) throw new Error(`caveman-mcp install claude-code: exit ${r.status}\n${r.stdout}${r.stderr}`);
+  return `${r.stdout}${r.stderr}`.trim();
+}
+
+/** The stable copy the install made (~/.caveman/app/<version>/...): the user's proxy binary. */
+function stableCli(home: string): string {
+  const app = join(home, ".caveman", "app");
+  for (const v of readdirSync(app)) {
+    const p = join(app, v, "plugins", "caveman-mcp", "server", "cli.mjs");
+    if (existsSync(p)) return p;
+  }
+  throw new Error(`no stable copy under ${app}`);
+}
+
+export interface PlayOptions {
+  only?: (c: Call) => boolean;
+  /** The hook's config file contents (CAVEMAN_HOOK_CONFIG); none: the user's defaults. */
+  hookConfig?: string;
+  keep?: boolean;
+  log?: (line: string) => void;
+}
+
+export async function play(mode: Mode, options: PlayOptions = {}): Promise<ModeResult> {
+  const log = options.log ?? (() => {});
+  const claude = findClaude();
+  if (!("path" in claude)) throw new Error(claude.missing);
+  const ws = workspace();
+  const home = join(ws.base, "home");
+  mkdirSync(home, { recursive: true });
+  const session = seed(ws.root, join(ws.base, "shims"), join(ws.base, "recorded"));
+  const calls = session.calls.filter(options.only ?? (() => true));
+  const bin = join(ws.base, "bin");
+  mkdirSync(bin);
+  symlinkSync(claude.path, join(bin, "claude"));
+  const path = [session.binDir, bin, dirname(process.execPath), process.env.PATH ?? "/usr/bin:/bin"].join(":");
+  const plans = new Map<number, Step[]>();
+  /** When each main request came in (the turn's blocks ran after it, before the next one). */
+  const asked = new Map<number, number>();
+  const fs = "mcp__fs__read_text_file";
+  const select = mode === "a" ? `select:${fs}` : `select:${fs},${RETRIEVE}`;
+  /** Turn and block index of each call's own tool_use. */
+  const callAt = new Map<number, string>();
+  const grepStep = (c: Call, i: number, fact: string, saved: string | undefined): [Step, ScriptedBlock] => [
+    { kind: "followup", call: i, fact, via: "grep" },
+    {
+      type: "tool_use",
+      name: "Bash",
+      input: {
+        command: grepFollowUp(fact, {
+          ...(saved ? { saved } : {}),
+          ...(c.file ? { file: c.file } : {}),
+          ...(c.command ? { command: c.command } : {}),
+        }),
+      },
+    },
+  ];
+  // One call per turn; a turn of follow-ups after a call that left facts unseen (mode b: a query
+  // retrieve per fact when a handle was given, then a grep for what the retrieve did not show).
+  const next = (n: number, results: ReadonlyMap<string, { text: string }>): [Step[], ScriptedBlock[]] => {
+    if (n === 0) return [[{ kind: "toolsearch", call: -1 }], [{ type: "tool_use", name: "ToolSearch", input: { query: select } }]];
+    const prev = plans.get(n - 1) ?? [];
+    const last = prev[prev.length - 1];
+    const pairs: Array<[Step, ScriptedBlock]> = [];
+    let nextCall = 0;
+    if (last?.kind === "call") {
+      const c = calls[last.call]!;
+      const got = results.get(`t${n - 1}_0`)?.text ?? "";
+      const h = mode === "b" ? handleIn(got) : undefined;
+      const saved = persistedPath(got);
+      for (const fact of scoreFacts(got, c.facts).missing)
+        pairs.push(
+          h
+            ? [
+                { kind: "followup", call: last.call, fact, via: "retrieve" },
+                { type: "tool_use", name: RETRIEVE, input: { recovery_handle: h, query: fact } },
+              ]
+            : grepStep(c, last.call, fact, saved),
+        );
+      nextCall = last.call + 1;
+    } else if (last?.kind === "followup") {
+      prev.forEach((s, k) => {
+        if (s.via !== "retrieve" || !s.fact) return;
+        const got = results.get(`t${n - 1}_${k}`)?.text ?? "";
+        const c = calls[s.call]!;
+        if (!got.includes(s.fact)) pairs.push(grepStep(c, s.call, s.fact, undefined));
+      });
+      // A grep turn after retrieves ends this call's follow-ups.
+      nextCall = last.call + 1;
+      if (prev.every((s) => s.via === "grep")) nextCall = last.call + 1;
+    } else if (last?.kind === "full") return [[{ kind: "done", call: -1 }], []];
+    if (pairs.length) return [pairs.map((p) => p[0]), pairs.map((p) => p[1])];
+    const c = calls[nextCall];
+    if (c) {
+      callAt.set(nextCall, `t${n}_0`);
+      return [[{ kind: "call", call: nextCall }], [{ type: "tool_use", name: c.name, input: c.input }]];
+    }
+    // After the last call, in mode b: a full retrieve of every failing command's handle.
+    const steps: Step[] = [];
+    const blocks: ScriptedBlock[] = [];
+    if (mode === "b")
+      calls.forEach((x, i) => {
+        const h = x.shim && x.shim.exit !== 0 ? handleIn(results.get(callAt.get(i) ?? "")?.text ?? "") : undefined;
+        if (!h) return;
+        steps.push({ kind: "full", call: i });
+        blocks.push({ type: "tool_use", name: RETRIEVE, input: { recovery_handle: h } });
+      });
+    return steps.length ? [steps, blocks] : [[{ kind: "done", call: -1 }], []];
+  };
+  const turns: ScriptedTurn[] = Array.from({ length: 3 * calls.length + 4 }, (_, n) => (results) => {
+    if (!asked.has(n)) asked.set(n, Date.now());
+    const [steps, blocks] = next(n, results);
+    plans.set(n, steps);
+    return blocks.length ? blocks : [{ type: "text", text: "done" }];
+  });
+  const callId = (i: number) => callAt.get(i) ?? "";
+
+  const fake = await startFakeModel(turns);
+  const debugFile = join(ws.base, "debug.txt");
+  let installed: string | undefined;
+  let result: Awaited<ReturnType<typeof runClaude>>;
+  try {
+    const extra: Record<string, string> = { PATH: path };
+    if (options.hookConfig !== undefined) {
+      writeFileSync(join(ws.base, "hooks.json"), options.hookConfig);
+      extra.CAVEMAN_HOOK_CONFIG = join(ws.base, "hooks.json");
+    }
+    const env = await hostEnv(home, fake.url, extra);
+    if (mode === "b") installed = install(env, ws.root);
+    const fsServer =
+      mode === "a"
+        ? { command: process.execPath, args: [FILESYSTEM, ws.root] }
+        : { command: process.execPath, args: [stableCli(home), "proxy", "--", process.execPath, FILESYSTEM, ws.root] };
+    // Not mcp.json: runClaude writes that one (its own caveman server) even when it is not passed.
+    const mcpConfig = join(ws.base, "bench-mcp.json");
+    writeFileSync(mcpConfig, JSON.stringify({ mcpServers: { fs: { type: "stdio", ...fsServer, env: {} } } }));
+    log(`[bench] mode ${mode}: ${calls.length} calls in ${ws.base}`);
+    result = await runClaude({
+      claude: claude.path,
+      apiUrl: fake.url,
+      ws,
+      prompt: "Investigate the failing build and the logs; review the changes.",
+      mcpConfig: false,
+      args: ["--mcp-config", mcpConfig, "--debug-file", debugFile, "--tools", "Bash,Read,Grep,Glob,ToolSearch"],
+      env: extra,
+      timeoutMs: 1_800_000,
+    });
+  } finally {
+    await fake.close();
+  }
+  const main = fake.requests.filter((r) => r.main).map((r) => r.body);
+  const got = firstResults(main);
+  const debug = existsSync(debugFile) ? readFileSync(debugFile, "utf8") : "";
+  writeFileSync(join(ws.base, "results.json"), JSON.stringify(Object.fromEntries(got), null, 1));
+  const first = main[0] ?? {};
+  const schemaTokens = tokens(JSON.stringify(first.tools ?? [])) + tokens(JSON.stringify(first.system ?? ""));
+
+  const scores: CallScore[] = calls.map((c, i) => {
+    const r = got.get(callId(i)) ?? { text: "", isError: true };
+    const { seen } = scoreFacts(r.text, c.facts);
+    const found = new Set(seen);
+    let followUps = 0;
+    let followUpTokens = 0;
+    const retrieveTokens: number[] = [];
+    for (const [t, steps] of plans)
+      steps.forEach((s, k) => {
+        if (s.kind !== "followup" || s.call !== i) return;
+        const fu = got.get(`t${t}_${k}`);
+        const n = tokens(fu?.text ?? "");
+        followUps++;
+        followUpTokens += n;
+        if (s.via === "retrieve") retrieveTokens.push(n);
+        if (s.fact && fu?.text.includes(s.fact)) found.add(s.fact);
+      });
+    return {
+      id: c.id,
+      tool: c.tool,
+      tokens: tokens(r.text),
+      facts: c.facts.length,
+      firstLook: seen.length,
+      found: found.size,
+      followUps,
+      followUpTokens,
+      retrieveTokens,
+      host: hostCut(r.text),
+      handle: handleIn(r.text) !== undefined,
+      isError: r.isError,
+      verdict: "",
+    };
+  });
+  const runs = hookRuns(debug);
+  if (mode === "b") attachHooks(scores, callAt, asked, runs);
+
+  const failing: FailingCheck[] = [];
+  let fullRetrieves = 0;
+  let fullRetrieveErrors = 0;
+  const env = await hostEnv(home, "http://127.0.0.1:9", { PATH: path });
+  calls.forEach((c, i) => {
+    if (!c.shim || c.shim.exit === 0) return;
+    const text = got.get(callId(i))?.text ?? "";
+    const h = handleIn(text);
+    let byteExact: boolean | undefined;
+    if (h) {
+      const r = spawnSync(process.execPath, [BUNDLE, "retrieve", h], { env, encoding: "buffer", timeout: 120_000 });
+      byteExact = r.status === 0 && Buffer.compare(r.stdout, c.shim.output) === 0;
+    }
+    failing.push({
+      id: c.id,
+      exit: c.shim.exit,
+      bytes: c.shim.output.length,
+      compressed: h !== undefined && tokens(text) < tokens(c.shim.output.toString("utf8")),
+      handle: h !== undefined,
+      byteExact,
+    });
+  });
+  for (const [t, steps] of plans)
+    steps.forEach((s, k) => {
+      if (s.kind !== "full") return;
+      fullRetrieves++;
+      const r = got.get(`t${t}_${k}`);
+      if (!r || r.isError || /^Error: /m.test(r.text.slice(0, 200))) fullRetrieveErrors++;
+    });
+  const toolSearch = got.get("t0_0");
+  if (!options.keep) rmSync(ws.base, { recursive: true, force: true });
+  return {
+    mode,
+    calls: scores,
+    failing,
+    fullRetrieves,
+    fullRetrieveErrors,
+    schemaTokens,
+    toolSearchTokens: tokens(toolSearch?.text ?? ""),
+    hookRuns: runs.length,
+    hookRunsP50: median(runs.map((r) => r.ms)),
+    dir: ws.base,
+    exit: result.code,
+    ms: result.ms,
+    scriptErrors: fake.scriptErrors,
+    ...(installed ? { install: installed } : {}),
+  };
+}
+
+/** A call's turn is the only block of its turn: the hook run that finished between its request and the next is its own. */
+function attachHooks(scores: CallScore[], callAt: Map<number, string>, asked: Map<number, number>, runs: HookRun[]): void {
+  for (const [i, id] of callAt) {
+    const n = Number(/^t(\d+)_/.exec(id)?.[1]);
+    const from = asked.get(n) ?? Number.POSITIVE_INFINITY;
+    const to = asked.get(n + 1) ?? Number.POSITIVE_INFINITY;
+    const run = runs.find((r) => r.at >= from && r.at <= to);
+    const score = scores[i];
+    if (!run || !score) continue;
+    score.verdict = run.verdict;
+    score.hookMs = run.ms;
+  }
+}
