@@ -3,7 +3,15 @@
 // filesystem server behind `caveman-mcp proxy`. Each call's result is read from the first request
 // that carries it (later requests may have had old results cleared by the host).
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { findClaude, hostEnv, runClaude, SERVER_CLI, workspace } from "../test/claude.js";
 import { type ScriptedBlock, type ScriptedTurn, startFakeModel } from "../test/fakeModel.js";
@@ -41,6 +49,16 @@ interface Step {
   call: number;
   fact?: string;
   via?: "retrieve" | "grep";
+  stage?: number;
+  stages?: Stage[];
+}
+
+interface Stage {
+  via: "retrieve" | "grep";
+  handle?: string;
+  saved?: string;
+  /** The host saved an MCP result as JSON: the agent greps its strings (`jq`). */
+  json?: boolean;
 }
 
 interface Got {
@@ -95,7 +113,7 @@ function firstResults(bodies: Array<Record<string, unknown>>): Map<string, Got> 
 }
 
 /** PostToolUse hook runs in the debug log: when each finished, its time and its verdict. */
-export interface HookRun {
+interface HookRun {
   at: number;
   tool: string;
   ms: number;
@@ -105,13 +123,21 @@ export interface HookRun {
 function hookRuns(debug: string): HookRun[] {
   const runs: HookRun[] = [];
   for (const line of debug.split("\n")) {
-    const done = /^(\S+) \[\w+\] Hooks: PostToolUse:(\S+) \[.*caveman-mcp.* finished with status \d+ \((\d+)ms\)/.exec(line);
+    const done =
+      /^(\S+) \[\w+\] Hooks: PostToolUse:(\S+) \[.*caveman-mcp.* finished with status \d+ \((\d+)ms\)/.exec(
+        line,
+      );
     if (done) {
       runs.push({ at: Date.parse(done[1]!), tool: done[2]!, ms: Number(done[3]), verdict: "?" });
       continue;
     }
-    const verdict = /^\S+ \[\w+\] "Hook PostToolUse:(\S+) \(PostToolUse\) \w+:.*caveman-mcp hook claude-code: ([a-z_ ()]+)"$/.exec(line);
-    const open = verdict ? [...runs].reverse().find((r) => r.tool === verdict[1] && r.verdict === "?") : undefined;
+    const verdict =
+      /^\S+ \[\w+\] "Hook PostToolUse:(\S+) \(PostToolUse\) \w+:.*caveman-mcp hook claude-code: ([a-z_ ()]+)"$/.exec(
+        line,
+      );
+    const open = verdict
+      ? [...runs].reverse().find((r) => r.tool === verdict[1] && r.verdict === "?")
+      : undefined;
     if (open && verdict) open.verdict = verdict[2]!.trim();
   }
   return runs;
@@ -124,7 +150,8 @@ function install(env: Record<string, string>, cwd: string): string {
     encoding: "utf8",
     timeout: 300_000,
   });
-  if (r.status !== 0) throw new Error(`caveman-mcp install claude-code: exit ${r.status}\n${r.stdout}${r.stderr}`);
+  if (r.status !== 0)
+    throw new Error(`caveman-mcp install claude-code: exit ${r.status}\n${r.stdout}${r.stderr}`);
   return `${r.stdout}${r.stderr}`.trim();
 }
 
@@ -158,7 +185,9 @@ export async function play(mode: Mode, options: PlayOptions = {}): Promise<ModeR
   const bin = join(ws.base, "bin");
   mkdirSync(bin);
   symlinkSync(claude.path, join(bin, "claude"));
-  const path = [session.binDir, bin, dirname(process.execPath), process.env.PATH ?? "/usr/bin:/bin"].join(":");
+  const path = [session.binDir, bin, dirname(process.execPath), process.env.PATH ?? "/usr/bin:/bin"].join(
+    ":",
+  );
   const plans = new Map<number, Step[]>();
   /** When each main request came in (the turn's blocks ran after it, before the next one). */
   const asked = new Map<number, number>();
@@ -166,24 +195,46 @@ export async function play(mode: Mode, options: PlayOptions = {}): Promise<ModeR
   const select = mode === "a" ? `select:${fs}` : `select:${fs},${RETRIEVE}`;
   /** Turn and block index of each call's own tool_use. */
   const callAt = new Map<number, string>();
-  const grepStep = (c: Call, i: number, fact: string, saved: string | undefined): [Step, ScriptedBlock] => [
-    { kind: "followup", call: i, fact, via: "grep" },
-    {
-      type: "tool_use",
-      name: "Bash",
-      input: {
-        command: grepFollowUp(fact, {
-          ...(saved ? { saved } : {}),
+  /**
+   * The ways an agent gets a missing fact, tried in order until one shows it: our retrieve with the
+   * fact as the query (mode b, a handle given), a grep of the file the host saved the output to,
+   * then a grep of the file the call read (or the command again through grep).
+   */
+  const stagesFor = (got: string): Stage[] => {
+    const h = mode === "b" ? handleIn(got) : undefined;
+    const saved = persistedPath(got);
+    const out: Stage[] = [];
+    if (h) out.push({ via: "retrieve", handle: h });
+    if (saved) out.push({ via: "grep", saved, json: hostCut(got) === "mcp_over_limit" });
+    out.push({ via: "grep" });
+    return out;
+  };
+  const stepOf = (
+    c: Call,
+    i: number,
+    fact: string,
+    stages: Stage[],
+    stage: number,
+  ): [Step, ScriptedBlock] => {
+    const st = stages[stage]!;
+    const step: Step = { kind: "followup", call: i, fact, via: st.via, stage, stages };
+    if (st.via === "retrieve")
+      return [step, { type: "tool_use", name: RETRIEVE, input: { recovery_handle: st.handle, query: fact } }];
+    const command = st.saved
+      ? grepFollowUp(fact, { saved: st.saved, ...(st.json ? { json: true } : {}) })
+      : grepFollowUp(fact, {
           ...(c.file ? { file: c.file } : {}),
           ...(c.command ? { command: c.command } : {}),
-        }),
-      },
-    },
-  ];
-  // One call per turn; a turn of follow-ups after a call that left facts unseen (mode b: a query
-  // retrieve per fact when a handle was given, then a grep for what the retrieve did not show).
+        });
+    return [step, { type: "tool_use", name: "Bash", input: { command } }];
+  };
+  // One call per turn; then turns of follow-ups while a fact is unseen and a way is left.
   const next = (n: number, results: ReadonlyMap<string, { text: string }>): [Step[], ScriptedBlock[]] => {
-    if (n === 0) return [[{ kind: "toolsearch", call: -1 }], [{ type: "tool_use", name: "ToolSearch", input: { query: select } }]];
+    if (n === 0)
+      return [
+        [{ kind: "toolsearch", call: -1 }],
+        [{ type: "tool_use", name: "ToolSearch", input: { query: select } }],
+      ];
     const prev = plans.get(n - 1) ?? [];
     const last = prev[prev.length - 1];
     const pairs: Array<[Step, ScriptedBlock]> = [];
@@ -191,28 +242,17 @@ export async function play(mode: Mode, options: PlayOptions = {}): Promise<ModeR
     if (last?.kind === "call") {
       const c = calls[last.call]!;
       const got = results.get(`t${n - 1}_0`)?.text ?? "";
-      const h = mode === "b" ? handleIn(got) : undefined;
-      const saved = persistedPath(got);
-      for (const fact of scoreFacts(got, c.facts).missing)
-        pairs.push(
-          h
-            ? [
-                { kind: "followup", call: last.call, fact, via: "retrieve" },
-                { type: "tool_use", name: RETRIEVE, input: { recovery_handle: h, query: fact } },
-              ]
-            : grepStep(c, last.call, fact, saved),
-        );
+      const stages = stagesFor(got);
+      for (const fact of scoreFacts(got, c.facts).missing) pairs.push(stepOf(c, last.call, fact, stages, 0));
       nextCall = last.call + 1;
     } else if (last?.kind === "followup") {
       prev.forEach((s, k) => {
-        if (s.via !== "retrieve" || !s.fact) return;
+        if (!s.fact || !s.stages || s.stage === undefined) return;
         const got = results.get(`t${n - 1}_${k}`)?.text ?? "";
-        const c = calls[s.call]!;
-        if (!got.includes(s.fact)) pairs.push(grepStep(c, s.call, s.fact, undefined));
+        if (!got.includes(s.fact) && s.stage + 1 < s.stages.length)
+          pairs.push(stepOf(calls[s.call]!, s.call, s.fact, s.stages, s.stage + 1));
       });
-      // A grep turn after retrieves ends this call's follow-ups.
       nextCall = last.call + 1;
-      if (prev.every((s) => s.via === "grep")) nextCall = last.call + 1;
     } else if (last?.kind === "full") return [[{ kind: "done", call: -1 }], []];
     if (pairs.length) return [pairs.map((p) => p[0]), pairs.map((p) => p[1])];
     const c = calls[nextCall];
@@ -225,7 +265,8 @@ export async function play(mode: Mode, options: PlayOptions = {}): Promise<ModeR
     const blocks: ScriptedBlock[] = [];
     if (mode === "b")
       calls.forEach((x, i) => {
-        const h = x.shim && x.shim.exit !== 0 ? handleIn(results.get(callAt.get(i) ?? "")?.text ?? "") : undefined;
+        const h =
+          x.shim && x.shim.exit !== 0 ? handleIn(results.get(callAt.get(i) ?? "")?.text ?? "") : undefined;
         if (!h) return;
         steps.push({ kind: "full", call: i });
         blocks.push({ type: "tool_use", name: RETRIEVE, input: { recovery_handle: h } });
@@ -255,7 +296,10 @@ export async function play(mode: Mode, options: PlayOptions = {}): Promise<ModeR
     const fsServer =
       mode === "a"
         ? { command: process.execPath, args: [FILESYSTEM, ws.root] }
-        : { command: process.execPath, args: [stableCli(home), "proxy", "--", process.execPath, FILESYSTEM, ws.root] };
+        : {
+            command: process.execPath,
+            args: [stableCli(home), "proxy", "--", process.execPath, FILESYSTEM, ws.root],
+          };
     // Not mcp.json: runClaude writes that one (its own caveman server) even when it is not passed.
     const mcpConfig = join(ws.base, "bench-mcp.json");
     writeFileSync(mcpConfig, JSON.stringify({ mcpServers: { fs: { type: "stdio", ...fsServer, env: {} } } }));
@@ -266,7 +310,14 @@ export async function play(mode: Mode, options: PlayOptions = {}): Promise<ModeR
       ws,
       prompt: "Investigate the failing build and the logs; review the changes.",
       mcpConfig: false,
-      args: ["--mcp-config", mcpConfig, "--debug-file", debugFile, "--tools", "Bash,Read,Grep,Glob,ToolSearch"],
+      args: [
+        "--mcp-config",
+        mcpConfig,
+        "--debug-file",
+        debugFile,
+        "--tools",
+        "Bash,Read,Grep,Glob,ToolSearch",
+      ],
       env: extra,
       timeoutMs: 1_800_000,
     });
@@ -277,7 +328,8 @@ export async function play(mode: Mode, options: PlayOptions = {}): Promise<ModeR
   const got = firstResults(main);
   const debug = existsSync(debugFile) ? readFileSync(debugFile, "utf8") : "";
   writeFileSync(join(ws.base, "results.json"), JSON.stringify(Object.fromEntries(got), null, 1));
-  const first = main[0] ?? {};
+  // The request after ToolSearch: the deferred MCP tools are loaded by then.
+  const first = main[1] ?? main[0] ?? {};
   const schemaTokens = tokens(JSON.stringify(first.tools ?? [])) + tokens(JSON.stringify(first.system ?? ""));
 
   const scores: CallScore[] = calls.map((c, i) => {
@@ -326,7 +378,11 @@ export async function play(mode: Mode, options: PlayOptions = {}): Promise<ModeR
     const h = handleIn(text);
     let byteExact: boolean | undefined;
     if (h) {
-      const r = spawnSync(process.execPath, [BUNDLE, "retrieve", h], { env, encoding: "buffer", timeout: 120_000 });
+      const r = spawnSync(process.execPath, [BUNDLE, "retrieve", h], {
+        env,
+        encoding: "buffer",
+        timeout: 120_000,
+      });
       byteExact = r.status === 0 && Buffer.compare(r.stdout, c.shim.output) === 0;
     }
     failing.push({
@@ -366,7 +422,12 @@ export async function play(mode: Mode, options: PlayOptions = {}): Promise<ModeR
 }
 
 /** A call's turn is the only block of its turn: the hook run that finished between its request and the next is its own. */
-function attachHooks(scores: CallScore[], callAt: Map<number, string>, asked: Map<number, number>, runs: HookRun[]): void {
+function attachHooks(
+  scores: CallScore[],
+  callAt: Map<number, string>,
+  asked: Map<number, number>,
+  runs: HookRun[],
+): void {
   for (const [i, id] of callAt) {
     const n = Number(/^t(\d+)_/.exec(id)?.[1]);
     const from = asked.get(n) ?? Number.POSITIVE_INFINITY;

@@ -22,7 +22,7 @@ export function scoreFacts(text: string, facts: readonly string[]): { seen: stri
   return { seen, missing: facts.filter((f) => !seen.includes(f)) };
 }
 
-export const HANDLE = /ccr_[0-9a-f]{32}/;
+const HANDLE = /ccr_[0-9a-f]{32}/;
 
 /** The recovery handle our stand-in named, if any. */
 export function handleIn(text: string): string | undefined {
@@ -48,11 +48,16 @@ export function shellQuote(s: string): string {
 }
 
 /**
- * The baseline's follow-up for a missing fact, as an agent writes it: grep the host's saved file,
- * else the file the call read, else the command again through grep.
+ * A grep follow-up for a missing fact, as an agent writes it: grep the host's saved file (its
+ * strings, through jq, when the host saved an MCP result as JSON), else the file the call read,
+ * else the command again through grep.
  */
-export function grepFollowUp(fact: string, where: { saved?: string; file?: string; command?: string }): string {
+export function grepFollowUp(
+  fact: string,
+  where: { saved?: string; json?: boolean; file?: string; command?: string },
+): string {
   const needle = `grep -F -m 3 -- ${shellQuote(fact)}`;
+  if (where.saved && where.json) return `jq -r '.. | strings' ${shellQuote(where.saved)} | ${needle}`;
   if (where.saved) return `${needle} ${shellQuote(where.saved)}`;
   if (where.file) return `${needle} ${shellQuote(where.file)}`;
   return `${where.command ?? "true"} 2>&1 | ${needle}`;
@@ -141,7 +146,21 @@ export function table(
   extra: { schemaTokens: { a: number; b: number }; fullRetrieveErrors: number; fullRetrieves: number },
 ): string {
   const rows: string[][] = [
-    ["call", "tool", "a tok", "b tok", "b/a", "facts", "a 1st", "b 1st", "a fu tok", "b fu tok", "host a", "b hook", "ms"],
+    [
+      "call",
+      "tool",
+      "a tok",
+      "b tok",
+      "b/a",
+      "facts",
+      "a 1st",
+      "b 1st",
+      "a fu tok",
+      "b fu tok",
+      "host a",
+      "b hook",
+      "ms",
+    ],
   ];
   const byId = new Map(b.map((c) => [c.id, c]));
   for (const x of a) {

@@ -4,8 +4,8 @@
 // when a run breaks (the CLI exits non-zero or the script errs), never on the figures.
 // BENCH_ONLY=<id,id,...> (or a number: the first N calls) plays a subset while developing.
 import { spawnSync } from "node:child_process";
-import { cpus, loadavg } from "node:os";
 import { mkdirSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
@@ -45,7 +45,12 @@ it("plays the session without and with caveman-mcp", async () => {
   const a = await play("a", { log, keep, ...(hookConfig ? { hookConfig } : {}), ...(only ? { only } : {}) });
   log(`[bench] a: exit ${a.exit}, ${a.ms} ms`);
   const onlyB = subset();
-  const b = await play("b", { log, keep, ...(hookConfig ? { hookConfig } : {}), ...(onlyB ? { only: onlyB } : {}) });
+  const b = await play("b", {
+    log,
+    keep,
+    ...(hookConfig ? { hookConfig } : {}),
+    ...(onlyB ? { only: onlyB } : {}),
+  });
   log(`[bench] b: exit ${b.exit}, ${b.ms} ms`);
   const text = table(a.calls, b.calls, b.failing, {
     schemaTokens: { a: a.schemaTokens, b: b.schemaTokens },
@@ -54,7 +59,9 @@ it("plays the session without and with caveman-mcp", async () => {
   });
   const head = `Claude Code ${version}; load ${load.start.map((x) => x.toFixed(2)).join(" ")} at start, ${loadavg()
     .map((x) => x.toFixed(2))
-    .join(" ")} at end, ${load.cores} cores; ${hooks}; runs ${a.ms} ms (a) and ${b.ms} ms (b); ToolSearch ${a.toolSearchTokens}/${b.toolSearchTokens} tokens (not in totals); hook runs ${b.hookRuns}, p50 ${b.hookRunsP50 ?? "-"} ms (follow-ups included)`;
+    .join(
+      " ",
+    )} at end, ${load.cores} cores; ${hooks}; runs ${a.ms} ms (a) and ${b.ms} ms (b); ToolSearch ${a.toolSearchTokens}/${b.toolSearchTokens} tokens (not in totals); hook runs ${b.hookRuns}, p50 ${b.hookRunsP50 ?? "-"} ms (follow-ups included)`;
   log(`\n${head}\n${text}\n`);
   const date = new Date().toISOString().replace(/[:.]/g, "-");
   const dir = join(HERE, "results");

@@ -7,6 +7,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { shellQuote } from "./score.js";
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const CORPUS = join(REPO, "packages", "engine", "corpus", "real");
@@ -24,7 +25,7 @@ function item(id: string): { bytes: Buffer; gold: string[] } {
   return { bytes: readFileSync(join(CORPUS, it.file)), gold: (it.gold ?? []).map((g) => g.text) };
 }
 
-export type Tool = "Bash" | "Read" | "Grep" | "mcp";
+type Tool = "Bash" | "Read" | "Grep" | "mcp";
 
 export interface Call {
   id: string;
@@ -62,26 +63,96 @@ interface FileCall {
 }
 
 const FILES: FileCall[] = [
-  { id: "cat postgres log", item: "log-postgres-durations", path: "logs/postgres.log", tool: "Bash", command: "cat {}" },
-  { id: "tail redis monitor", item: "log-redis-monitor", path: "logs/redis-monitor.log", tool: "Bash", command: "tail -n 3000 {}" },
-  { id: "cat flaskr log", item: "log-flaskr-werkzeug", path: "logs/flaskr.log", tool: "Bash", command: "cat {}" },
-  { id: "cat access log", item: "log-express-morgan", path: "logs/access.log", tool: "Bash", command: "cat {}" },
-  { id: "cat pino ndjson", item: "ndjson-express-pino", path: "logs/app.ndjson", tool: "Bash", command: "cat {}" },
+  {
+    id: "cat postgres log",
+    item: "log-postgres-durations",
+    path: "logs/postgres.log",
+    tool: "Bash",
+    command: "cat {}",
+  },
+  {
+    id: "tail redis monitor",
+    item: "log-redis-monitor",
+    path: "logs/redis-monitor.log",
+    tool: "Bash",
+    command: "tail -n 3000 {}",
+  },
+  {
+    id: "cat flaskr log",
+    item: "log-flaskr-werkzeug",
+    path: "logs/flaskr.log",
+    tool: "Bash",
+    command: "cat {}",
+  },
+  {
+    id: "cat access log",
+    item: "log-express-morgan",
+    path: "logs/access.log",
+    tool: "Bash",
+    command: "cat {}",
+  },
+  {
+    id: "cat pino ndjson",
+    item: "ndjson-express-pino",
+    path: "logs/app.ndjson",
+    tool: "Bash",
+    command: "cat {}",
+  },
   { id: "cat redis log", item: "log-redis-verbose", path: "logs/redis.log", tool: "Bash", command: "cat {}" },
-  { id: "tail npm log", item: "log-npm-install-silly", path: "logs/npm-debug.log", tool: "Bash", command: "tail -n 400 {}" },
-  { id: "cat http log", item: "log-python-http-server", path: "logs/http.log", tool: "Bash", command: "cat {}" },
-  { id: "cat node debug", item: "log-express-node-debug", path: "logs/node-debug.log", tool: "Bash", command: "cat {}" },
-  { id: "Read mocha json", item: "json-express-mocha-report", path: "reports/mocha-report.json", tool: "Read" },
+  {
+    id: "tail npm log",
+    item: "log-npm-install-silly",
+    path: "logs/npm-debug.log",
+    tool: "Bash",
+    command: "tail -n 400 {}",
+  },
+  {
+    id: "cat http log",
+    item: "log-python-http-server",
+    path: "logs/http.log",
+    tool: "Bash",
+    command: "cat {}",
+  },
+  {
+    id: "cat node debug",
+    item: "log-express-node-debug",
+    path: "logs/node-debug.log",
+    tool: "Bash",
+    command: "cat {}",
+  },
+  {
+    id: "Read mocha json",
+    item: "json-express-mocha-report",
+    path: "reports/mocha-report.json",
+    tool: "Read",
+  },
   { id: "Read npm ls json", item: "json-express-npm-ls", path: "reports/npm-ls.json", tool: "Read" },
-  { id: "Read eslint json", item: "json-express-eslint-report", path: "reports/eslint-report.json", tool: "Read", pretty: true },
+  {
+    id: "Read eslint json",
+    item: "json-express-eslint-report",
+    path: "reports/eslint-report.json",
+    tool: "Read",
+    pretty: true,
+  },
   // A one-line report an agent pretty-prints to read it.
-  { id: "jq biome json", item: "json-vite-biome-report", path: "reports/biome-report.json", tool: "Bash", command: "jq . {}" },
+  {
+    id: "jq biome json",
+    item: "json-vite-biome-report",
+    path: "reports/biome-report.json",
+    tool: "Bash",
+    command: "jq . {}",
+  },
   { id: "Read npm view json", item: "json-npm-view-vite", path: "reports/vite.json", tool: "Read" },
   { id: "Read flask app.py", item: "code-flask-app", path: "src/flask/app.py", tool: "Read" },
   { id: "Read JsonReader", item: "code-gson-jsonreader", path: "src/gson/JsonReader.java", tool: "Read" },
   { id: "Read response.js", item: "code-express-response", path: "src/express/response.js", tool: "Read" },
   { id: "mcp read dpkg log", item: "log-dpkg", path: "logs/dpkg.log", tool: "mcp" },
-  { id: "mcp read pg stmts", item: "log-postgres-statements", path: "logs/postgres-statements.log", tool: "mcp" },
+  {
+    id: "mcp read pg stmts",
+    item: "log-postgres-statements",
+    path: "logs/postgres-statements.log",
+    tool: "mcp",
+  },
   { id: "mcp read pino json", item: "json-npm-view-pino", path: "reports/pino.json", tool: "mcp" },
 ];
 
@@ -104,7 +175,12 @@ const SHIMS: ShimCall[] = [
     exit: 1,
     extra: ["E       assert [None] == [None, None]"],
   },
-  { id: "pytest -v basic", item: "test-flask-pytest-v-basic", command: "pytest -v tests/test_basic.py", exit: 1 },
+  {
+    id: "pytest -v basic",
+    item: "test-flask-pytest-v-basic",
+    command: "pytest -v tests/test_basic.py",
+    exit: 1,
+  },
   // mocha exits with the number of failures.
   {
     id: "mocha failing",
@@ -113,16 +189,53 @@ const SHIMS: ShimCall[] = [
     exit: 204,
     extra: ["TypeError: argument callback is required"],
   },
-  { id: "mocha passing", item: "test-express-mocha-spec", command: "mocha --reporter spec --check-leaks test/", exit: 0 },
+  {
+    id: "mocha passing",
+    item: "test-express-mocha-spec",
+    command: "mocha --reporter spec --check-leaks test/",
+    exit: 0,
+  },
   { id: "cargo test", item: "test-regex-syntax-cargo-test", command: "cargo test --lib", exit: 0 },
-  { id: "vitest passing", item: "test-caveman-vitest-edit-ops", command: "vitest run --reporter=verbose", exit: 0 },
-  { id: "tsc errors", item: "diag-vite-tsc-no-install", command: "tsc --noEmit -p packages/vite/src/node", exit: 2 },
+  {
+    id: "vitest passing",
+    item: "test-caveman-vitest-edit-ops",
+    command: "vitest run --reporter=verbose",
+    exit: 0,
+  },
+  {
+    id: "tsc errors",
+    item: "diag-vite-tsc-no-install",
+    command: "tsc --noEmit -p packages/vite/src/node",
+    exit: 2,
+  },
   { id: "eslint errors", item: "diag-express-eslint-stylish", command: "eslint lib test", exit: 1 },
   { id: "biome lint", item: "diag-express-biome-lint", command: "biome lint lib test", exit: 1 },
-  { id: "cargo clippy", item: "diag-semver-clippy-restriction", command: "cargo clippy --lib --tests", exit: 0 },
-  { id: "javac errors", item: "diag-gson-javac-no-classpath", command: "javac -d out -sourcepath gson/src/main/java gson/src/main/java/com/google/gson/Gson.java", exit: 1 },
-  { id: "java trace", item: "trace-java-gson-cycle", command: "java -Xss512k GsonTraces cycle", exit: 1, stderr: true },
-  { id: "python traceback", item: "trace-python-deepcopy-recursion", command: "python3 repro_deepcopy.py", exit: 1, stderr: true },
+  {
+    id: "cargo clippy",
+    item: "diag-semver-clippy-restriction",
+    command: "cargo clippy --lib --tests",
+    exit: 0,
+  },
+  {
+    id: "javac errors",
+    item: "diag-gson-javac-no-classpath",
+    command: "javac -d out -sourcepath gson/src/main/java gson/src/main/java/com/google/gson/Gson.java",
+    exit: 1,
+  },
+  {
+    id: "java trace",
+    item: "trace-java-gson-cycle",
+    command: "java -Xss512k GsonTraces cycle",
+    exit: 1,
+    stderr: true,
+  },
+  {
+    id: "python traceback",
+    item: "trace-python-deepcopy-recursion",
+    command: "python3 repro_deepcopy.py",
+    exit: 1,
+    stderr: true,
+  },
 ];
 
 function git(cwd: string, ...args: string[]): string {
@@ -154,10 +267,14 @@ function repoCalls(root: string): Call[] {
     facts,
   });
   const calls: Call[] = [
-    bash("git log -p", "git -C repo --no-pager log -p -n 5 --no-merges --no-color 00f33e7 -- packages/engine/src", [
-      "engine test: slice and page tests of narrow beside narrow/slice.ts (narrow.test.ts was over 300 lines)",
-      "commit 3e1b00791df29921342b8b781f1f6a533ff1ad38",
-    ]),
+    bash(
+      "git log -p",
+      "git -C repo --no-pager log -p -n 5 --no-merges --no-color 00f33e7 -- packages/engine/src",
+      [
+        "engine test: slice and page tests of narrow beside narrow/slice.ts (narrow.test.ts was over 300 lines)",
+        "commit 3e1b00791df29921342b8b781f1f6a533ff1ad38",
+      ],
+    ),
     bash("git diff tags", "git -C repo --no-pager diff --no-color 00f33e7 500586a -- packages/engine/src", [
       "+function moduleOf(line: string): string {",
       "diff --git a/packages/engine/src/kinds/json/thin.ts b/packages/engine/src/kinds/json/thin.ts",
@@ -200,15 +317,16 @@ export function seed(root: string, binDir: string, recorded: string): Session {
     const { bytes, gold } = item(f.item);
     const path = join(root, f.path);
     mkdirSync(dirname(path), { recursive: true });
-    const body = f.pretty ? Buffer.from(`${JSON.stringify(JSON.parse(bytes.toString("utf8")), null, 2)}\n`) : bytes;
+    const body = f.pretty
+      ? Buffer.from(`${JSON.stringify(JSON.parse(bytes.toString("utf8")), null, 2)}\n`)
+      : bytes;
     writeFileSync(path, body);
     const command = f.command?.replace("{}", f.path);
     calls.push({
       id: f.id,
       tool: f.tool,
       name: f.tool === "mcp" ? "mcp__fs__read_text_file" : f.tool,
-      input:
-        f.tool === "Bash" ? { command } : f.tool === "Read" ? { file_path: path } : { path },
+      input: f.tool === "Bash" ? { command } : f.tool === "Read" ? { file_path: path } : { path },
       facts: [...gold, ...(f.extra ?? [])],
       file: path,
       ...(command ? { command: `cd ${root} && ${command}` } : {}),
@@ -223,7 +341,9 @@ export function seed(root: string, binDir: string, recorded: string): Session {
     writeFileSync(out, bytes);
     const [tool, ...args] = s.command.split(" ");
     const cases = byTool.get(tool!) ?? [];
-    cases.push(`  ${shq(args.join(" "))}) cat ${shq(out)}${s.stderr ? " >&2" : ""}; exit ${s.exit} ;;`);
+    cases.push(
+      `  ${shellQuote(args.join(" "))}) cat ${shellQuote(out)}${s.stderr ? " >&2" : ""}; exit ${s.exit} ;;`,
+    );
     byTool.set(tool!, cases);
     calls.push({
       id: s.id,
@@ -238,7 +358,10 @@ export function seed(root: string, binDir: string, recorded: string): Session {
   for (const [tool, cases] of byTool) {
     if (tool === "python3") continue;
     const p = join(binDir, tool);
-    writeFileSync(p, `#!/bin/sh\ncase "$*" in\n${cases.join("\n")}\n  *) echo "${tool}: unknown arguments: $*" >&2; exit 2 ;;\nesac\n`);
+    writeFileSync(
+      p,
+      `#!/bin/sh\ncase "$*" in\n${cases.join("\n")}\n  *) echo "${tool}: unknown arguments: $*" >&2; exit 2 ;;\nesac\n`,
+    );
     chmodSync(p, 0o755);
   }
   // The traceback comes from a script run by the real python3 (never shadowed): it prints the
@@ -275,21 +398,49 @@ function checkFacts(calls: Call[], root: string, binDir: string): void {
   }
 }
 
-/** A single-quoted shell word. */
-function shq(s: string): string {
-  return `'${s.replaceAll("'", `'\\''`)}'`;
-}
-
 /** The session's order: an agent alternates reading logs, running tests, reading code and reviewing. */
 function order(calls: Call[]): Call[] {
   const want = [
-    "cat postgres log", "pytest -q", "Read flask app.py", "cat flaskr log", "pytest -v basic", "git log -p",
-    "mocha failing", "Read mocha json", "cat access log", "Read response.js", "tsc errors", "grep -rn",
-    "eslint errors", "Read eslint json", "cat pino ndjson", "mcp read dpkg log", "git diff tags", "biome lint",
-    "jq biome json", "cat redis log", "tail redis monitor", "cargo test", "cargo clippy", "Grep tool",
-    "javac errors", "Read JsonReader", "java trace", "python traceback", "mcp read pg stmts", "tail npm log",
-    "Read npm ls json", "mcp read pino json", "Read npm view json", "cat http log", "cat node debug",
-    "git log --stat", "grep -rn -C2", "mocha passing", "vitest passing", "git diff wip",
+    "cat postgres log",
+    "pytest -q",
+    "Read flask app.py",
+    "cat flaskr log",
+    "pytest -v basic",
+    "git log -p",
+    "mocha failing",
+    "Read mocha json",
+    "cat access log",
+    "Read response.js",
+    "tsc errors",
+    "grep -rn",
+    "eslint errors",
+    "Read eslint json",
+    "cat pino ndjson",
+    "mcp read dpkg log",
+    "git diff tags",
+    "biome lint",
+    "jq biome json",
+    "cat redis log",
+    "tail redis monitor",
+    "cargo test",
+    "cargo clippy",
+    "Grep tool",
+    "javac errors",
+    "Read JsonReader",
+    "java trace",
+    "python traceback",
+    "mcp read pg stmts",
+    "tail npm log",
+    "Read npm ls json",
+    "mcp read pino json",
+    "Read npm view json",
+    "cat http log",
+    "cat node debug",
+    "git log --stat",
+    "grep -rn -C2",
+    "mocha passing",
+    "vitest passing",
+    "git diff wip",
   ];
   const byId = new Map(calls.map((c) => [c.id, c]));
   const out = want.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
