@@ -372,6 +372,21 @@ export async function play(mode: Mode, options: PlayOptions = {}): Promise<ModeR
   let fullRetrieves = 0;
   let fullRetrieveErrors = 0;
   const env = await hostEnv(home, "http://127.0.0.1:9", { PATH: path });
+  /** The original behind a handle, from the store the install's hook and proxy wrote. */
+  const stored = (h: string): Buffer | undefined => {
+    const r = spawnSync(process.execPath, [BUNDLE, "retrieve", h], {
+      env,
+      maxBuffer: 64 << 20,
+      timeout: 120_000,
+    });
+    return r.status === 0 ? r.stdout : undefined;
+  };
+  calls.forEach((c, i) => {
+    const h = handleIn(got.get(callId(i))?.text ?? "");
+    const score = scores[i];
+    if (h && score && c.original)
+      score.exact = Buffer.compare(stored(h) ?? Buffer.alloc(0), c.original) === 0;
+  });
   calls.forEach((c, i) => {
     if (!c.shim || c.shim.exit === 0) return;
     const text = got.get(callId(i))?.text ?? "";

@@ -87,6 +87,8 @@ export interface CallScore {
   retrieveTokens: number[];
   host: ReturnType<typeof hostCut>;
   handle: boolean;
+  /** The handle's original is byte-exact with what the command printed (or the file read). */
+  exact?: boolean;
   isError: boolean;
   /** The hook's verdict from the debug log (mode b), or "" when none ran. */
   verdict: string;
@@ -177,7 +179,7 @@ export function table(
       `${x.followUpTokens}${x.followUps ? ` (${x.followUps})` : ""}`,
       y ? `${y.followUpTokens}${y.followUps ? ` (${y.followUps})` : ""}` : "-",
       x.host === "none" ? "" : x.host,
-      y ? `${y.verdict}${y.handle ? " +h" : ""}` : "-",
+      y ? `${y.verdict}${y.handle ? ` +h${y.exact === undefined ? "" : y.exact ? "=" : "≠"}` : ""}` : "-",
       y?.hookMs === undefined ? "" : String(y.hookMs),
     ]);
   }
@@ -204,6 +206,7 @@ export function table(
       (f) =>
         `  ${f.id.padEnd(widths[0]!)} exit ${String(f.exit).padStart(3)} ${String(f.bytes).padStart(7)} B  compressed ${f.compressed ? "yes" : "no"}  handle ${f.handle ? "yes" : "no"}  byte-exact ${f.byteExact === undefined ? "-" : f.byteExact ? "yes" : "NO"}`,
     ),
+    "(+h: a handle was named; = its original is byte-exact with the output, ≠ it is not)",
     `hook time p50          ${tb.hookP50 ?? "-"} ms over ${tb.hooked} hooked calls`,
     `tool schemas/request   a ${extra.schemaTokens.a}  b ${extra.schemaTokens.b} (+${extra.schemaTokens.b - extra.schemaTokens.a})`,
   );

@@ -38,6 +38,8 @@ export interface Call {
   file?: string;
   /** The command of a Bash call (the baseline reruns it through grep when nothing was saved). */
   command?: string;
+  /** What the command printed (stdout then stderr) or the file the MCP server read, byte for byte. */
+  original?: Buffer;
   /** A shim command: what it prints (byte-exact) and its exit status. */
   shim?: { output: Buffer; exit: number };
 }
@@ -385,14 +387,15 @@ function checkFacts(calls: Call[], root: string, binDir: string): void {
     if (c.facts.length === 0) throw new Error(`${c.id}: no facts`);
     const out =
       c.tool === "Read" || c.tool === "mcp"
-        ? readFileSync(c.file ?? "", "utf8")
+        ? readFileSync(c.file ?? "")
         : spawnSync("bash", ["-c", c.command ?? ""], {
             cwd: root,
-            encoding: "utf8",
             maxBuffer: 64 << 20,
             env: { ...process.env, PATH: `${binDir}:${process.env.PATH ?? ""}` },
           });
-    const text = typeof out === "string" ? out : `${out.stdout}${out.stderr}`;
+    const bytes = Buffer.isBuffer(out) ? out : Buffer.concat([out.stdout, out.stderr]);
+    if (c.tool === "Bash" || c.tool === "mcp") c.original = bytes;
+    const text = bytes.toString("utf8");
     const absent = c.facts.filter((f) => !text.includes(f));
     if (absent.length) throw new Error(`${c.id}: facts not in its output: ${absent.join(" | ")}`);
   }
