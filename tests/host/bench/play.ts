@@ -165,6 +165,15 @@ function stableCli(home: string): string {
   throw new Error(`no stable copy under ${app}`);
 }
 
+/** The CLI under test: BENCH_CLAUDE=<path of a claude binary> (another version), else the pinned one. */
+export function claudeBinary(): { path: string } {
+  const other = process.env.BENCH_CLAUDE?.trim();
+  if (other) return { path: other };
+  const found = findClaude();
+  if (!("path" in found)) throw new Error(found.missing);
+  return found;
+}
+
 export interface PlayOptions {
   only?: (c: Call) => boolean;
   /** The hook's config file contents (CAVEMAN_HOOK_CONFIG); none: the user's defaults. */
@@ -175,8 +184,9 @@ export interface PlayOptions {
 
 export async function play(mode: Mode, options: PlayOptions = {}): Promise<ModeResult> {
   const log = options.log ?? (() => {});
-  const claude = findClaude();
-  if (!("path" in claude)) throw new Error(claude.missing);
+  const claude = claudeBinary();
+  for (const f of [SERVER_CLI, BUNDLE, FILESYSTEM])
+    if (!existsSync(f)) throw new Error(`${f} is missing; run \`pnpm build\` first`);
   const ws = workspace();
   const home = join(ws.base, "home");
   mkdirSync(home, { recursive: true });

@@ -138,6 +138,27 @@ export interface FailingCheck {
   byteExact: boolean | undefined;
 }
 
+/** What call b cost more than call a, follow-ups included (negative: b saved). */
+const delta = (a: CallScore, b: CallScore) => b.tokens + b.followUpTokens - (a.tokens + a.followUpTokens);
+const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
+
+/** The calls where (b) cost the most more than (a), worst first: where the hook and engine lose. */
+export function losses(
+  a: readonly CallScore[],
+  b: readonly CallScore[],
+  n = 8,
+): Array<{ id: string; delta: number }> {
+  const byId = new Map(b.map((c) => [c.id, c]));
+  return a
+    .flatMap((x) => {
+      const y = byId.get(x.id);
+      return y ? [{ id: x.id, delta: delta(x, y) }] : [];
+    })
+    .filter((d) => d.delta > 0)
+    .sort((p, q) => q.delta - p.delta)
+    .slice(0, n);
+}
+
 const pct = (a: number, b: number) => (b === 0 ? "-" : `${Math.round((a / b) * 100)}%`);
 
 /** The one table: per call (a) vs (b), then totals and the issue's targets. */
@@ -159,6 +180,7 @@ export function table(
       "b 1st",
       "a fu tok",
       "b fu tok",
+      "Δ total",
       "host a",
       "b hook",
       "ms",
@@ -178,6 +200,7 @@ export function table(
       y ? String(y.firstLook) : "-",
       `${x.followUpTokens}${x.followUps ? ` (${x.followUps})` : ""}`,
       y ? `${y.followUpTokens}${y.followUps ? ` (${y.followUps})` : ""}` : "-",
+      y ? signed(delta(x, y)) : "-",
       x.host === "none" ? "" : x.host,
       y ? `${y.verdict}${y.handle ? ` +h${y.exact === undefined ? "" : y.exact ? "=" : "≠"}` : ""}` : "-",
       y?.hookMs === undefined ? "" : String(y.hookMs),
@@ -187,7 +210,7 @@ export function table(
   const tb = totals(b);
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
   const line = (r: string[]) =>
-    r.map((cell, i) => (i < 2 || i >= 10 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ");
+    r.map((cell, i) => (i < 2 || i >= 11 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ");
   const out = rows.map(line);
   const firstLookRatio = ta.firstLook === 0 ? Number.POSITIVE_INFINITY : tb.firstLook / ta.firstLook;
   const failingOk = failing.filter((f) => f.compressed && f.handle && f.byteExact === true).length;
@@ -207,6 +230,11 @@ export function table(
         `  ${f.id.padEnd(widths[0]!)} exit ${String(f.exit).padStart(3)} ${String(f.bytes).padStart(7)} B  compressed ${f.compressed ? "yes" : "no"}  handle ${f.handle ? "yes" : "no"}  byte-exact ${f.byteExact === undefined ? "-" : f.byteExact ? "yes" : "NO"}`,
     ),
     "(+h: a handle was named; = its original is byte-exact with the output, ≠ it is not)",
+    `biggest losses (b - a) ${
+      losses(a, b)
+        .map((d) => `${d.id} +${d.delta}`)
+        .join(", ") || "none"
+    }`,
     `hook time p50          ${tb.hookP50 ?? "-"} ms over ${tb.hooked} hooked calls`,
     `tool schemas/request   a ${extra.schemaTokens.a}  b ${extra.schemaTokens.b} (+${extra.schemaTokens.b - extra.schemaTokens.a})`,
   );

@@ -9,9 +9,8 @@ import { cpus, loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
-import { findClaude } from "../test/claude.js";
-import { play } from "./play.js";
-import { table, totals } from "./score.js";
+import { claudeBinary, play } from "./play.js";
+import { losses, table, totals } from "./score.js";
 import type { Call } from "./session.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -29,8 +28,7 @@ function subset(): ((c: Call) => boolean) | undefined {
 }
 
 it("plays the session without and with caveman-mcp", async () => {
-  const claude = findClaude();
-  if (!("path" in claude)) throw new Error(claude.missing);
+  const claude = claudeBinary();
   const version = spawnSync(claude.path, ["--version"], { encoding: "utf8" }).stdout.trim();
   const log = (l: string) => process.stdout.write(`${l}\n`);
   const load = { start: loadavg(), cores: cpus().length };
@@ -77,6 +75,7 @@ it("plays the session without and with caveman-mcp", async () => {
         subset: process.env.BENCH_ONLY ?? null,
         hookConfig: hookConfig ?? null,
         totals: { a: totals(a.calls), b: totals(b.calls) },
+        losses: losses(a.calls, b.calls, 40),
         a,
         b,
         table: text.split("\n"),

@@ -10,6 +10,7 @@ import {
   grepFollowUp,
   handleIn,
   hostCut,
+  losses,
   median,
   persistedPath,
   scoreFacts,
@@ -128,5 +129,23 @@ describe("the session bench's scoring", () => {
     expect(out).toMatch(/facts first look\s+a 0\/2\s+b 2\/2 \(xInfinity\)\s+target >= 1.5x: PASS/);
     expect(out).toMatch(/failing commands\s+1\/1 compressed with a byte-exact handle\s+target all: PASS/);
     expect(out).toContain("tool schemas/request   a 10  b 15 (+5)");
+    expect(lines[1]).toMatch(/\s-700\s/);
+  });
+
+  it("ranks the calls where b cost more than a, follow-ups included, worst first", () => {
+    const a = [
+      call({ id: "x", tokens: 700 }),
+      call({ id: "y", tokens: 100 }),
+      call({ id: "z", tokens: 100 }),
+    ];
+    const b = [
+      call({ id: "x", tokens: 100 }),
+      call({ id: "y", tokens: 300 }),
+      call({ id: "z", tokens: 900 }),
+    ];
+    expect(losses(a, b)).toEqual([
+      { id: "z", delta: 800 },
+      { id: "y", delta: 200 },
+    ]);
   });
 });
