@@ -72,6 +72,9 @@ export interface ModeResult {
   failing: FailingCheck[];
   fullRetrieves: number;
   fullRetrieveErrors: number;
+  fullRetrievePaged: number;
+  /** Each full retrieve (mode b): what it cost and whether it came as pages or as a host error. */
+  fullRetrieve: Array<{ id: string; tokens: number; pages: number; error: boolean }>;
   schemaTokens: number;
   toolSearchTokens: number;
   /** Every PostToolUse run of our hook (follow-ups included): count and p50 milliseconds. */
@@ -270,13 +273,13 @@ export async function play(mode: Mode, options: PlayOptions = {}): Promise<ModeR
       callAt.set(nextCall, `t${n}_0`);
       return [[{ kind: "call", call: nextCall }], [{ type: "tool_use", name: c.name, input: c.input }]];
     }
-    // After the last call, in mode b: a full retrieve of every failing command's handle.
+    // After the last call, in mode b: a full retrieve of every handle the model was given (the
+    // target: none is a host error, an original over the host's MCP limit comes back in pages).
     const steps: Step[] = [];
     const blocks: ScriptedBlock[] = [];
     if (mode === "b")
-      calls.forEach((x, i) => {
-        const h =
-          x.shim && x.shim.exit !== 0 ? handleIn(results.get(callAt.get(i) ?? "")?.text ?? "") : undefined;
+      calls.forEach((_, i) => {
+        const h = handleIn(results.get(callAt.get(i) ?? "")?.text ?? "");
         if (!h) return;
         steps.push({ kind: "full", call: i });
         blocks.push({ type: "tool_use", name: RETRIEVE, input: { recovery_handle: h } });
@@ -381,6 +384,8 @@ export async function play(mode: Mode, options: PlayOptions = {}): Promise<ModeR
   const failing: FailingCheck[] = [];
   let fullRetrieves = 0;
   let fullRetrieveErrors = 0;
+  let fullRetrievePaged = 0;
+  const fullRetrieve: ModeResult["fullRetrieve"] = [];
   const env = await hostEnv(home, "http://127.0.0.1:9", { PATH: path });
   /** The original behind a handle, from the store the install's hook and proxy wrote. */
   const stored = (h: string): Buffer | undefined => {
@@ -424,7 +429,11 @@ export async function play(mode: Mode, options: PlayOptions = {}): Promise<ModeR
       if (s.kind !== "full") return;
       fullRetrieves++;
       const r = got.get(`t${t}_${k}`);
-      if (!r || r.isError || /^Error: /m.test(r.text.slice(0, 200))) fullRetrieveErrors++;
+      const error = !r || r.isError || /^Error: /m.test(r.text.slice(0, 200));
+      if (error) fullRetrieveErrors++;
+      const pages = Number(/page 1 of (\d+)/.exec(r?.text ?? "")?.[1] ?? 1);
+      if (pages > 1) fullRetrievePaged++;
+      fullRetrieve.push({ id: calls[s.call]?.id ?? "", tokens: tokens(r?.text ?? ""), pages, error });
     });
   const toolSearch = got.get("t0_0");
   if (!options.keep) rmSync(ws.base, { recursive: true, force: true });
@@ -434,6 +443,8 @@ export async function play(mode: Mode, options: PlayOptions = {}): Promise<ModeR
     failing,
     fullRetrieves,
     fullRetrieveErrors,
+    fullRetrievePaged,
+    fullRetrieve,
     schemaTokens,
     toolSearchTokens: tokens(toolSearch?.text ?? ""),
     hookRuns: runs.length,

@@ -166,7 +166,12 @@ export function table(
   a: readonly CallScore[],
   b: readonly CallScore[],
   failing: readonly FailingCheck[],
-  extra: { schemaTokens: { a: number; b: number }; fullRetrieveErrors: number; fullRetrieves: number },
+  extra: {
+    schemaTokens: { a: number; b: number };
+    fullRetrieveErrors: number;
+    fullRetrieves: number;
+    fullRetrievePaged?: number;
+  },
 ): string {
   const rows: string[][] = [
     [
@@ -223,7 +228,7 @@ export function table(
     `facts first look       a ${ta.firstLook}/${ta.facts}  b ${tb.firstLook}/${tb.facts} (x${firstLookRatio.toFixed(2)})   target >= 1.5x: ${verdict(firstLookRatio >= 1.5)}`,
     `facts after follow-ups a ${ta.found}/${ta.facts}  b ${tb.found}/${tb.facts}   target b >= a: ${verdict(tb.found >= ta.found)}`,
     `query retrieve median  ${tb.retrieveMedian ?? "-"} tokens (${tb.retrieves})   target <= 400: ${verdict((tb.retrieveMedian ?? 0) <= 400)}`,
-    `full retrieves         ${extra.fullRetrieves}, host errors ${extra.fullRetrieveErrors}   target 0: ${verdict(extra.fullRetrieveErrors === 0)}`,
+    `full retrieves         ${extra.fullRetrieves} (${extra.fullRetrievePaged ?? 0} paged), host errors ${extra.fullRetrieveErrors}   target 0: ${verdict(extra.fullRetrieveErrors === 0)}`,
     `failing commands       ${failingOk}/${failing.length} compressed with a byte-exact handle   target all: ${verdict(failingOk === failing.length)}`,
     ...failing.map(
       (f) =>

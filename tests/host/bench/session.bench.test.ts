@@ -54,6 +54,7 @@ it("plays the session without and with caveman-mcp", async () => {
     schemaTokens: { a: a.schemaTokens, b: b.schemaTokens },
     fullRetrieves: b.fullRetrieves,
     fullRetrieveErrors: b.fullRetrieveErrors,
+    fullRetrievePaged: b.fullRetrievePaged,
   });
   const head = `Claude Code ${version}; load ${load.start.map((x) => x.toFixed(2)).join(" ")} at start, ${loadavg()
     .map((x) => x.toFixed(2))
