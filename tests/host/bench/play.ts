@@ -19,7 +19,9 @@ import {
   type CallScore,
   type FailingCheck,
   grepFollowUp,
+  type HookRun,
   handleIn,
+  hookRuns,
   hostCut,
   median,
   persistedPath,
@@ -40,6 +42,8 @@ const FILESYSTEM = join(
   "dist",
   "index.js",
 );
+/** The hook's default floor_tokens: a failing command under it is not expected to be compressed. */
+const FLOOR_TOKENS = 500;
 const RETRIEVE = "mcp__plugin_caveman-mcp_caveman__caveman_retrieve";
 
 export type Mode = "a" | "b";
@@ -113,37 +117,6 @@ function firstResults(bodies: Array<Record<string, unknown>>): Map<string, Got> 
       }
     }
   return out;
-}
-
-/** PostToolUse hook runs in the debug log: when each finished, its time and its verdict. */
-interface HookRun {
-  at: number;
-  tool: string;
-  ms: number;
-  verdict: string;
-}
-
-function hookRuns(debug: string): HookRun[] {
-  const runs: HookRun[] = [];
-  for (const line of debug.split("\n")) {
-    const done =
-      /^(\S+) \[\w+\] Hooks: PostToolUse:(\S+) \[.*caveman-mcp.* finished with status \d+ \((\d+)ms\)/.exec(
-        line,
-      );
-    if (done) {
-      runs.push({ at: Date.parse(done[1]!), tool: done[2]!, ms: Number(done[3]), verdict: "?" });
-      continue;
-    }
-    const verdict =
-      /^\S+ \[\w+\] "Hook PostToolUse:(\S+) \(PostToolUse\) \w+:.*caveman-mcp hook claude-code: ([a-z_ ()]+)"$/.exec(
-        line,
-      );
-    const open = verdict
-      ? [...runs].reverse().find((r) => r.tool === verdict[1] && r.verdict === "?")
-      : undefined;
-    if (open && verdict) open.verdict = verdict[2]!.trim();
-  }
-  return runs;
 }
 
 function install(env: Record<string, string>, cwd: string): string {
@@ -403,7 +376,7 @@ export async function play(mode: Mode, options: PlayOptions = {}): Promise<ModeR
       score.exact = Buffer.compare(stored(h) ?? Buffer.alloc(0), c.original) === 0;
   });
   calls.forEach((c, i) => {
-    if (!c.shim || c.shim.exit === 0) return;
+    if (!c.shim || c.shim.exit === 0 || tokens(c.shim.output.toString("utf8")) < FLOOR_TOKENS) return;
     const text = got.get(callId(i))?.text ?? "";
     const h = handleIn(text);
     let byteExact: boolean | undefined;
@@ -457,7 +430,10 @@ export async function play(mode: Mode, options: PlayOptions = {}): Promise<ModeR
   };
 }
 
-/** A call's turn is the only block of its turn: the hook run that finished between its request and the next is its own. */
+/**
+ * A call is the only block of its turn: our hook runs that finished between its request and the
+ * next are its own (their times summed; the verdict of the PostToolUse run, else any).
+ */
 function attachHooks(
   scores: CallScore[],
   callAt: Map<number, string>,
@@ -468,10 +444,11 @@ function attachHooks(
     const n = Number(/^t(\d+)_/.exec(id)?.[1]);
     const from = asked.get(n) ?? Number.POSITIVE_INFINITY;
     const to = asked.get(n + 1) ?? Number.POSITIVE_INFINITY;
-    const run = runs.find((r) => r.at >= from && r.at <= to);
+    const mine = runs.filter((r) => r.at >= from && r.at <= to);
     const score = scores[i];
-    if (!run || !score) continue;
-    score.verdict = run.verdict;
-    score.hookMs = run.ms;
+    if (mine.length === 0 || !score) continue;
+    const post = mine.find((r) => r.event === "PostToolUse" && r.verdict) ?? mine.find((r) => r.verdict);
+    score.verdict = post?.verdict ?? mine.map((r) => r.event).join("+");
+    score.hookMs = mine.reduce((sum, r) => sum + r.ms, 0);
   }
 }

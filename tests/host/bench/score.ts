@@ -63,6 +63,40 @@ export function grepFollowUp(
   return `${where.command ?? "true"} 2>&1 | ${needle}`;
 }
 
+/** Our hook's runs in the debug log (any event: PostToolUse, PreToolUse, ...): when each finished, its time and verdict. */
+export interface HookRun {
+  at: number;
+  event: string;
+  tool: string;
+  ms: number;
+  verdict: string;
+}
+
+export function hookRuns(debug: string): HookRun[] {
+  const runs: HookRun[] = [];
+  for (const line of debug.split("\n")) {
+    const done =
+      /^(\S+) \[\w+\] Hooks: (\w+):(\S+) \[.*caveman-mcp.* finished with status \d+ \((\d+)ms\)/.exec(line);
+    if (done) {
+      runs.push({
+        at: Date.parse(done[1]!),
+        event: done[2]!,
+        tool: done[3]!,
+        ms: Number(done[4]),
+        verdict: "",
+      });
+      continue;
+    }
+    const verdict =
+      /^\S+ \[\w+\] "Hook (\w+):(\S+) \(\w+\) \w+:.*caveman-mcp hook claude-code: ([a-z_ ()]+)"$/.exec(line);
+    const open = verdict
+      ? [...runs].reverse().find((r) => r.event === verdict[1] && r.tool === verdict[2] && r.verdict === "")
+      : undefined;
+    if (open && verdict) open.verdict = verdict[3]!.trim();
+  }
+  return runs;
+}
+
 /** The median, or undefined for none. */
 export function median(values: readonly number[]): number | undefined {
   if (values.length === 0) return undefined;

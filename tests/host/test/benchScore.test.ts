@@ -9,6 +9,7 @@ import {
   type CallScore,
   grepFollowUp,
   handleIn,
+  hookRuns,
   hostCut,
   losses,
   median,
@@ -146,6 +147,36 @@ describe("the session bench's scoring", () => {
     expect(losses(a, b)).toEqual([
       { id: "z", delta: 800 },
       { id: "y", delta: 200 },
+    ]);
+  });
+});
+
+describe("the session bench's reading of the CLI's debug log", () => {
+  it("takes each run of our hook with its event, time and verdict, and nobody else's", () => {
+    const cli = '[node "/h/.caveman/app/0.1.0/plugins/caveman-mcp/server/cli.mjs" hook claude-code]';
+    const log = [
+      `2026-12-02T04:59:53.344Z [DEBUG] Hooks: PostToolUse:Bash ${cli} (plugin caveman-mcp@caveman-mcp) finished with status 0 (3462ms)`,
+      "2026-12-02T04:59:53.345Z [DEBUG] Hook output does not start with {, treating as plain text",
+      '2026-12-02T04:59:53.345Z [DEBUG] "Hook PostToolUse:Bash (PostToolUse) success:\\nstderr:\\ncaveman-mcp hook claude-code: passed (stdin_unfinished)"',
+      "2026-12-02T04:59:54.000Z [DEBUG] Hooks: PostToolUse:Bash [other-hook] finished with status 0 (12ms)",
+      `2026-12-02T05:00:08.561Z [DEBUG] Hooks: PostToolUse:Read ${cli} (plugin caveman-mcp@caveman-mcp) finished with status 0 (3051ms)`,
+      '2026-12-02T05:00:08.600Z [DEBUG] "Hook PostToolUse:Read (PostToolUse) success:\\nstdout:\\n{\\"hookSpecificOutput\\":{}}\\nstderr:\\ncaveman-mcp hook claude-code: compressed"',
+    ].join("\n");
+    expect(hookRuns(log)).toEqual([
+      {
+        at: Date.parse("2026-12-02T04:59:53.344Z"),
+        event: "PostToolUse",
+        tool: "Bash",
+        ms: 3462,
+        verdict: "passed (stdin_unfinished)",
+      },
+      {
+        at: Date.parse("2026-12-02T05:00:08.561Z"),
+        event: "PostToolUse",
+        tool: "Read",
+        ms: 3051,
+        verdict: "compressed",
+      },
     ]);
   });
 });
