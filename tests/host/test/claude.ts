@@ -17,13 +17,13 @@ import { fileURLToPath } from "node:url";
 const HERE = dirname(fileURLToPath(import.meta.url));
 /** The server binary under test, as the app's build leaves it. */
 export const SERVER_CLI = resolve(HERE, "..", "..", "..", "apps", "caveman-mcp", "dist", "cli.js");
-export const CLAUDE_PACKAGE = "@anthropic-ai/claude-code-linux-x64";
+const CLAUDE_PACKAGE = "@anthropic-ai/claude-code-linux-x64";
 
 /** The installed builds, by name: the package (or npm alias) each comes from. */
 const BUILDS = { pinned: CLAUDE_PACKAGE, newest: "claude-code-newest" } as const;
 export type ClaudeBuild = keyof typeof BUILDS;
 /** Which builds a run covers: "pinned", "newest" or "pinned,newest". */
-export const CLAUDE_VERSIONS_ENV = "CAVEMAN_CLAUDE_VERSIONS";
+const CLAUDE_VERSIONS_ENV = "CAVEMAN_CLAUDE_VERSIONS";
 /** Set by vitest.config.ts in each project: the build that project's tests run. */
 export const CLAUDE_BUILD_ENV = "CAVEMAN_CLAUDE_BUILD";
 
