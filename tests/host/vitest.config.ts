@@ -13,11 +13,14 @@ if (process.env.CAVEMAN_HOST_TIER_SAID !== "1") {
     `host tier: Claude Code ${builds.map((b) => `${claudeVersion(b)} (${b})`).join(" and ")}\n`,
   );
 }
-export default mergeConfig(cavemanVitest({ include: ["test/**/*.test.ts"], testTimeout: 240_000 }), {
-  test: {
-    projects: builds.map((build) => ({
-      extends: true,
-      test: { name: `claude ${claudeVersion(build)}`, env: { [CLAUDE_BUILD_ENV]: build } },
-    })),
+export default mergeConfig(
+  cavemanVitest({ include: ["test/**/*.test.ts"], testTimeout: 240_000, processes: true }),
+  {
+    test: {
+      projects: builds.map((build) => ({
+        extends: true,
+        test: { name: `claude ${claudeVersion(build)}`, env: { [CLAUDE_BUILD_ENV]: build } },
+      })),
+    },
   },
-});
+);

@@ -6,4 +6,12 @@ export declare const FULL_SUITE: boolean;
 /** The custom export condition every workspace package maps to its `src/` entry. */
 export declare const SOURCE_CONDITION: "@caveman/source";
 
-export function cavemanVitest(options?: { include?: string[]; testTimeout?: number }): ViteUserConfig;
+/**
+ * `processes`: the suite's files spawn processes and share no state, so more of them run side by
+ * side than there are cores.
+ */
+export function cavemanVitest(options?: {
+  include?: string[];
+  testTimeout?: number;
+  processes?: boolean;
+}): ViteUserConfig;

@@ -5,6 +5,7 @@
 // export condition, so `pnpm --filter X test` runs against what you just changed in X's
 // dependencies, never against a stale dist/. Consumers, tsup bundles and packed tarballs do not
 // set the condition and keep resolving `import`/`types` to dist/.
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 /**
@@ -43,7 +44,15 @@ const sourceForViteOnly = {
 };
 
 /**
- * @param {{ include?: string[], testTimeout?: number }} [options]
+ * Workers for a suite of process tests (`processes: true`). Vitest's default is one fewer than the
+ * cores, so one file at a time on a 2-core machine; but such a file mostly waits on the children
+ * it spawns, so more files run side by side than there are cores. Each file owns its temp dirs,
+ * ports and servers, so files share no state.
+ */
+const PROCESS_WORKERS = Math.max(2, Math.round(availableParallelism() * 1.5));
+
+/**
+ * @param {{ include?: string[], testTimeout?: number, processes?: boolean }} [options]
  */
 export function cavemanVitest(options = {}) {
   return defineConfig({
@@ -57,6 +66,7 @@ export function cavemanVitest(options = {}) {
       hookTimeout: 60_000,
       reporters: ["default", ["json", { outputFile: "test-results.json" }]],
       pool: "forks",
+      ...(options.processes ? { maxWorkers: PROCESS_WORKERS } : {}),
     },
   });
 }
