@@ -42,7 +42,7 @@ const NOT_LINES: ReadonlySet<Detection["kind"]> = new Set(["json", "html", "term
 const WEAK = 0.45;
 /**
  * Kinds whose candidate keeps what the fold would sample away on purpose (every signature, every
- * heading): they compete only when they give up. Diagnostics do compete: a weak result there is
+ * heading, every file line and hunk header of a diff): they compete only when they give up. Diagnostics do compete: a weak result there is
  * the same message at many locations, which the fold keeps once per template and counts.
  */
 const KEEPS_ALL: ReadonlySet<Detection["kind"]> = new Set(["code", "prose"]);

@@ -178,6 +178,32 @@ describe("a change repeated across files (the host tier's git diff)", () => {
   });
 });
 
+describe("git log -p", () => {
+  it("keeps each commit's subject and the 2 lines after it, folding the rest of its message", () => {
+    const lines: string[] = [];
+    for (let c = 0; c < 6; c++) {
+      lines.push(
+        `commit ${String(c).repeat(40)}`,
+        "Author: A <a@example.com>",
+        "Date:   Mon Jul 27 16:54:23 2026 -0500",
+        "",
+      );
+      lines.push(`    build(deps): bump pkg${c} from 1.${c}.0 to 1.${c}.1 (#71${c})`, "    ");
+      for (let k = 0; k < 20; k++)
+        lines.push(`    Release note ${k} of pkg${c}: a long body line the bot pasted in whole.`);
+      lines.push("", ...fileDiff(`src/f${c}.ts`, 1));
+    }
+    const input = lines.join("\n");
+    const r = compress(input, { hint: "git log -p" });
+    expect(r.kind).toBe("diff");
+    for (let c = 0; c < 6; c++)
+      expect(r.output).toContain(`    build(deps): bump pkg${c} from 1.${c}.0 to 1.${c}.1 (#71${c})`);
+    expect(r.output).not.toContain("    Release note 9 of pkg0: a long body line the bot pasted in whole.");
+    expect(r.output).toMatch(/commit message line x\d+/);
+    expect(fabricatedLines(input, r.output)).toEqual([]);
+  });
+});
+
 describe("diffstat listings (git log --stat)", () => {
   const block = (sha: string, files: number) => {
     const out = [`commit ${sha}`, `Author: A <a@example.com>`, "", `    change ${sha}`, ""];

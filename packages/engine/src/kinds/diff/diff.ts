@@ -1,7 +1,9 @@
 // Diffs in every form git and diff(1) print: unified (`git diff`, `git show`, `diff -u`, `-U0`),
 // `--word-diff`, combined (`diff --cc`, `@@@` hunks with one column per parent) and diff's normal
-// format (`12c12`, `<`, `---`, `>`). Kept: every file line (`diff --git ...`), commit headers,
-// every change that is not a repeat, and short context runs. Folded, each run into one marker:
+// format (`12c12`, `<`, `---`, `>`). Kept: every file line (`diff --git ...`), commit headers
+// and subjects, every change that is not a repeat, and short context runs. Folded, each run into
+// one marker:
+//   - a commit message past its subject and the 2 lines after it;
 //   - a change block repeating a change shown already (same edit after masking digits and the
 //     text both sides share: `limit: 122` -> `limit: 219, signal` and `limit: 136` -> `limit: 121,
 //     signal` are one change), and a hunk holding nothing else, header included;
@@ -33,6 +35,9 @@ const CONTEXT_KEEP = 2;
 const BIG_BLOCK = 24;
 const BIG_BLOCK_HEAD = 12;
 const SIDE_HEAD = 6;
+const COMMIT_LINE = /^commit [0-9a-f]{7,40}\b/;
+/** Lines of a commit message kept after its subject. */
+const MESSAGE_KEEP = 2;
 /** A repeated change is shown this many times; later repeats fold, naming the first. */
 const REPEAT_SHOWN = 1;
 const FILE_LINE = /^(diff --git |diff --cc |diff --combined |diff -\S* |Only in |Binary files )/;
@@ -281,6 +286,21 @@ export function compressDiff(text: string, ctx: KindContext): Candidate | PassRe
         why[k] = "context";
       }
     i = j;
+  }
+  // A commit's message (`git log -p`, `git show`): its subject and the next MESSAGE_KEEP lines
+  // stay; the rest (a dependabot body, a changelog pasted in) folds.
+  for (let i = 0; i < n; i++) {
+    if (!COMMIT_LINE.test(lines[i]!)) continue;
+    let j = i + 1;
+    while (j < n && lines[j] !== "" && !lines[j]!.startsWith("    ")) j++;
+    let shown = 0;
+    for (; j < n && (lines[j] === "" || lines[j]!.startsWith("    ")) && role[j] === "other"; j++) {
+      if (lines[j]!.trim() === "" && shown === 0) continue;
+      if (shown++ <= MESSAGE_KEEP) continue;
+      keep[j] = 0;
+      why[j] = "commit message line";
+    }
+    i = j - 1;
   }
   // Lock, generated and vendored files: everything after the file line.
   for (let f = 0; f < names.length; f++) {

@@ -31,6 +31,22 @@ describe("line fold", () => {
     for (const k of [120, 121, 200]) expect(r.output).toContain(lines[k]);
   });
 
+  it("keeps each commit's subject line (git log)", () => {
+    const lines = listing(300);
+    lines.splice(
+      100,
+      0,
+      `commit ${"a".repeat(40)}`,
+      "Author: A <a@example.com>",
+      "Date:   Mon Jul 27 2026",
+      "",
+      "    fix: the subject",
+    );
+    const r = foldLines(lines.join("\n"), {});
+    if (typeof r === "string") throw new Error(r);
+    expect(r.output).toContain("    fix: the subject");
+  });
+
   it("keeps the lines a query names", () => {
     const input = listing(300).join("\n");
     const r = foldLines(input, { query: "file-217.txt" });

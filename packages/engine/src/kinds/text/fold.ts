@@ -1,7 +1,7 @@
 // The fold every line-structured text gets when its kind's compressor would pass it through
 // (unsure detection, a document of distinct lines, a code file that does not re-balance) or
 // saves little: lines are kept verbatim or elided under region markers, which is safe for any
-// text. Kept: the first and last lines, summaries (`N passing`), every line that names an error or a warning (the first
+// text. Kept: the first and last lines, summaries (`N passing`), commit subjects, every line that names an error or a warning (the first
 // of each template, then a few more), query matches, and the first line of each line template
 // (digits, ids and bracketed names masked) up to a budget, sampled evenly over the text when the
 // templates outnumber it, so every part of the output has a witness. Nothing is rewritten.
@@ -23,6 +23,9 @@ const MIN_SAMPLE = 12;
 /** Severe lines kept per template, and in all. */
 const SEVERE_PER_TEMPLATE = 2;
 const SEVERE_MAX = 60;
+const COMMIT = /^commit [0-9a-f]{7,40}\b/;
+/** Lines between a commit line and its message. */
+const HEADER = /^(Author|Date|Merge|Commit|AuthorDate|CommitDate):/;
 /** A sampled line longer than this costs more than it shows: sampling skips it. */
 const LONG_LINE = 400;
 
@@ -56,6 +59,7 @@ export function foldLines(text: string, ctx: KindContext): Candidate | PassReaso
   let severe = 0;
   const seen = new Set<string>();
   const firsts: number[] = [];
+  let subjectDue = false;
   for (let i = 0; i < n; i++) {
     const line = lines[i]!;
     if (line.trim() === "") continue;
@@ -66,6 +70,12 @@ export function foldLines(text: string, ctx: KindContext): Candidate | PassReaso
     }
     sev[i] = severity(line);
     if (isSummary(line)) keep[i] = 1;
+    // A commit's subject (`git log`, `git show`), the line a reader of history looks for.
+    if (COMMIT.test(line)) subjectDue = true;
+    else if (subjectDue && line.startsWith("    ")) {
+      keep[i] = 1;
+      subjectDue = false;
+    } else if (subjectDue && !HEADER.test(line)) subjectDue = false;
     if (severe < SEVERE_MAX && sev[i]! > 0) {
       const c = severeSeen.get(t) ?? 0;
       if (c < SEVERE_PER_TEMPLATE) {
