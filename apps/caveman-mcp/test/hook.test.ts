@@ -184,7 +184,7 @@ describe("hook fault matrix: original passes, exit 0, nothing half-written", () 
   });
 
   it("store unusable (the database path is a directory)", () => {
-    const box = sandbox();
+    const box = roomy();
     mkdirSync(box.db, { recursive: true });
     const r = hook(box, "claude-code", claudeBash("cat app.log", logText()));
     quiet(r);
