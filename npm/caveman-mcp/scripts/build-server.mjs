@@ -113,7 +113,8 @@ const platformDist = join(platformDir, "dist");
 const server = join(platformDir, SERVER_FILE);
 const platformBinding = join(platformDir, bindingFile(host.abi));
 /** The server's JavaScript in a dist directory: the entry, the workers and their chunks. */
-const isServerJs = (name) => name === "cli.mjs" || WORKER_FILES.includes(name) || /^[\w-]+-[A-Z0-9]{8}\.js$/.test(name);
+const isServerJs = (name) =>
+  name === "cli.mjs" || WORKER_FILES.includes(name) || /^[\w-]+-[A-Z0-9]{8}\.js$/.test(name);
 rmSync(dirname(platformBinding), { recursive: true, force: true });
 mkdirSync(platformDist, { recursive: true });
 for (const name of readdirSync(platformDist)) if (isServerJs(name)) rmSync(join(platformDist, name));

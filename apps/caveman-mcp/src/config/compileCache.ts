@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { type Environment, envValue } from "./env.js";
 
 /** The user's cache directory for caveman-mcp: XDG_CACHE_HOME, else the platform's own. */
-export function compileCacheDir(env: Environment, home: string, platform: string): string {
+function compileCacheDir(env: Environment, home: string, platform: string): string {
   const xdg = envValue(env, "XDG_CACHE_HOME");
   if (xdg) return join(xdg, "caveman-mcp");
   if (platform === "darwin") return join(home, "Library", "Caches", "caveman-mcp");
