@@ -1,4 +1,5 @@
 import { base } from "@caveman/tsup-config";
 import { defineConfig } from "tsup";
 
-export default defineConfig({ ...base, entry: ["src/index.ts"] });
+// gate is its own entry: the hook loads it before anything else (it imports nothing heavy).
+export default defineConfig({ ...base, entry: ["src/index.ts", "src/gate.ts"] });

@@ -2,21 +2,19 @@
 // first — a bad setting prints one line on stderr and exits 2, before any store or stream is
 // touched — then run exactly one command and exit with its code. Only the MCP transport writes
 // to stdout while serving.
-import { runChips, runStats } from "./commands/admin.js";
-import { runDoctor } from "./commands/doctor.js";
-import { runFlush } from "./commands/flush.js";
-import { runHookCommand } from "./commands/hook.js";
-import { runHostConfig } from "./commands/hostConfig.js";
-import { runInstall, runPluginCommand, type SelfCommand } from "./commands/install.js";
+// Each command is its own chunk, loaded by `import()` when it runs: `--version`, `--help` and a hook
+// that passes load this entry, the configuration and the hook's gate, never the engine, the
+// tokenizer, SQLite or the server (tsup splits the bundle, tsup.config.ts).
+import type { SelfCommand } from "./commands/install.js";
 import type { Io } from "./commands/io.js";
-import { runProxy } from "./commands/proxy.js";
-import { runStatusLine } from "./commands/statusline.js";
-import { runToolCommand } from "./commands/tools.js";
+import { enableCompileCache } from "./config/compileCache.js";
 import { type Config, loadConfig } from "./config.js";
 import { ConfigError } from "./errors.js";
 import { HELP } from "./help.js";
-import { serve } from "./serve.js";
 import { VERSION } from "./version.js";
+
+// Before any chunk loads, so that every one is compiled once and read back after (Node 22.1+).
+enableCompileCache();
 
 async function main(argv: string[]): Promise<number> {
   const io: Io = { stdout: process.stdout, stderr: process.stderr };
@@ -49,31 +47,31 @@ async function run(
       io.stdout.write(`${VERSION}\n`);
       return 0;
     case "serve":
-      return serve(config);
+      return (await import("./serve.js")).serve(config);
     case "compress":
     case "retrieve":
-      return runToolCommand(command, config, io);
+      return (await import("./commands/tools.js")).runToolCommand(command, config, io);
     case "stats":
-      return runStats(command, config, io);
+      return (await import("./commands/admin.js")).runStats(command, config, io);
     case "statusline":
-      return runStatusLine(config, io, process.stdin);
+      return (await import("./commands/statusline.js")).runStatusLine(config, io, process.stdin);
     case "chips":
-      return runChips(command, config, io);
+      return (await import("./commands/admin.js")).runChips(command, config, io);
     case "doctor":
-      return runDoctor(command, config, io);
+      return (await import("./commands/doctor.js")).runDoctor(command, config, io);
     case "flush":
-      return runFlush(command, config, io);
+      return (await import("./commands/flush.js")).runFlush(command, config, io);
     case "hook":
-      return runHookCommand(command, config, io, process.stdin);
+      return (await import("./hookEntry.js")).runHookCommand(command, config, io, process.stdin);
     case "proxy":
-      return runProxy(command, config);
+      return (await import("./commands/proxy.js")).runProxy(command, config);
     case "install":
     case "uninstall":
-      return runInstall(command, config, io, self());
+      return (await import("./commands/install.js")).runInstall(command, config, io, self());
     case "config":
-      return runHostConfig(command, config, io);
+      return (await import("./commands/hostConfig.js")).runHostConfig(command, config, io);
     case "plugin":
-      return runPluginCommand(command, config, io, self());
+      return (await import("./commands/install.js")).runPluginCommand(command, config, io, self());
   }
 }
 

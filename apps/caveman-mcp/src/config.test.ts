@@ -1,8 +1,9 @@
 import { mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DEFAULT_ENGINE_TIMEOUT_MS as SERVER_DEFAULT } from "@caveman/mcp-server";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "./config.js";
+import { DEFAULT_ENGINE_TIMEOUT_MS, loadConfig } from "./config.js";
 import { ConfigError } from "./errors.js";
 
 const home = realpathSync(mkdtempSync(join(tmpdir(), "caveman-config-")));
@@ -59,6 +60,10 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ ...base, argv: [], env: { CAVEMAN_ENGINE_TIMEOUT_MS: "700000" } })).toThrow(
       /over the maximum of 600000/,
     );
+  });
+
+  it("restates the server's default engine budget (config does not load the server to read it)", () => {
+    expect(DEFAULT_ENGINE_TIMEOUT_MS).toBe(SERVER_DEFAULT);
   });
 
   it("reads roots from CAVEMAN_ROOTS as a path list and --root as a repeatable flag", () => {

@@ -7,7 +7,9 @@
 import { realpathSync } from "node:fs";
 import { homedir as osHomedir, tmpdir as osTmpdir } from "node:os";
 import { delimiter, parse, resolve } from "node:path";
-import { DEFAULT_ENGINE_TIMEOUT_MS, type ToolFamily } from "@caveman/mcp-server";
+// Types only: the server's package loads the engine, and configuration is read before any command
+// (a hook that passes must not load it). The default budget is restated below, kept equal by a test.
+import type { ToolFamily } from "@caveman/mcp-server";
 import { type Command, parseArgs } from "./args.js";
 import { type Environment, SettingReader, type SettingSource } from "./config/env.js";
 import { type HooksConfig, hooksConfig } from "./config/hooks.js";
@@ -174,5 +176,7 @@ function parseFamilies(raw: string, source: string): ToolFamily[] {
 
 /** Longest chip TTL: ten years, far inside the millisecond range the chip store accepts. */
 const MAX_TTL_S = 10 * 365 * 24 * 3600;
+/** The engine budget per call when none is set: @caveman/mcp-server's DEFAULT_ENGINE_TIMEOUT_MS. */
+export const DEFAULT_ENGINE_TIMEOUT_MS = 4000;
 /** Longest engine budget: ten minutes (times eight for the largest inputs). */
 const MAX_ENGINE_TIMEOUT_MS = 600_000;

@@ -5,7 +5,7 @@
 import type { Kept } from "@caveman/keep";
 import { openJournal, type SavingsEntry, type SavingsJournal } from "@caveman/savings";
 import type { Config } from "./config.js";
-import { ensureDir } from "./stores.js";
+import { ensureDir } from "./dirs.js";
 
 export function savingsJournal(config: Config, clock: () => number = Date.now): SavingsJournal {
   return openJournal({ dir: config.hooks.cavemanHome, clock });

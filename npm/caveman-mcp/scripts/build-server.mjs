@@ -1,6 +1,7 @@
 // Lays out the server for the launcher and for this host's platform package:
-//   npm/platforms/<host target>/dist/cli.mjs                          the bundled server
-//   npm/platforms/<host target>/dist/engine-worker.js                 the engine's worker-thread script
+//   npm/platforms/<host target>/dist/cli.mjs                          the bundled server's entry
+//   npm/platforms/<host target>/dist/{engine,hook}-worker.js          the worker-thread scripts
+//   npm/platforms/<host target>/dist/chunk-*.js                       the chunks they load on use
 //   npm/platforms/<host target>/dist/node-v<ABI>/better_sqlite3.node  its prebuilt binding
 //   npm/caveman-mcp/dist/portable/cli.mjs (+ engine-worker.js, build.json) the portable fallback copy
 // The server is apps/caveman-mcp's bundle re-bundled with better-sqlite3's JavaScript inlined,
@@ -14,7 +15,9 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
@@ -35,17 +38,16 @@ import {
 const launcherDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const appDir = resolve(launcherDir, "..", "..", "apps", "caveman-mcp");
 const appCli = join(appDir, "dist", "cli.js");
-// The server starts its engine workers from this file beside itself (`new URL(..., import.meta.url)`).
-// The app already bundles it whole (the engine, no native code), so it is copied as is.
-const WORKER_FILE = "engine-worker.js";
-const appWorker = join(appDir, "dist", WORKER_FILE);
+// The server starts its worker threads from these files beside itself (`new URL(..., import.meta.url)`).
+const WORKER_FILES = ["engine-worker.js", "hook-worker.js"];
+const appWorkers = WORKER_FILES.map((f) => join(appDir, "dist", f));
 
 function fail(message) {
   process.stderr.write(`build-server: ${message}\n`);
   process.exit(1);
 }
 
-for (const file of [appCli, appWorker])
+for (const file of [appCli, ...appWorkers])
   if (!existsSync(file)) fail(`${file} is missing: build @caveman/caveman-mcp-app first (turbo does).`);
 
 const host = gatherHost();
@@ -110,14 +112,20 @@ const platformDist = join(platformDir, "dist");
 // version collects one node-v<ABI> directory per run in the same package.
 const server = join(platformDir, SERVER_FILE);
 const platformBinding = join(platformDir, bindingFile(host.abi));
-rmSync(server, { force: true });
-rmSync(join(dirname(server), WORKER_FILE), { force: true });
+/** The server's JavaScript in a dist directory: the entry, the workers and their chunks. */
+const isServerJs = (name) =>
+  name === "cli.mjs" || WORKER_FILES.includes(name) || /^[\w-]+-[A-Z0-9]{8}\.js$/.test(name);
 rmSync(dirname(platformBinding), { recursive: true, force: true });
 mkdirSync(platformDist, { recursive: true });
+for (const name of readdirSync(platformDist)) if (isServerJs(name)) rmSync(join(platformDist, name));
+// Split like the app's own build (a hook that passes loads the entry and the gate, not the
+// engine); the entry is cli.mjs (SERVER_FILE), the workers keep their names, chunks are .js in
+// a "type": "module" package. Nothing imports an entry, so renaming one is safe.
 await build({
-  entryPoints: [appCli],
-  outfile: server,
+  entryPoints: { cli: appCli, "engine-worker": appWorkers[0], "hook-worker": appWorkers[1] },
+  outdir: platformDist,
   bundle: true,
+  splitting: true,
   platform: "node",
   format: "esm",
   target: "node20",
@@ -126,17 +134,17 @@ await build({
   logLevel: "warning",
   plugins: [bindingShim],
 });
-
-copyFileSync(appWorker, join(dirname(server), WORKER_FILE));
+renameSync(join(platformDist, "cli.js"), server);
 
 mkdirSync(dirname(platformBinding), { recursive: true });
 copyFileSync(binding, platformBinding);
 copyFileSync(join(sqliteDir, "LICENSE"), join(platformDist, "better-sqlite3.LICENSE"));
 
 const portable = join(launcherDir, PORTABLE_SERVER_FILE);
+rmSync(dirname(portable), { recursive: true, force: true });
 mkdirSync(dirname(portable), { recursive: true });
-copyFileSync(server, portable);
-copyFileSync(appWorker, join(dirname(portable), WORKER_FILE));
+for (const name of readdirSync(platformDist))
+  if (isServerJs(name)) copyFileSync(join(platformDist, name), join(dirname(portable), name));
 copyFileSync(join(sqliteDir, "LICENSE"), join(dirname(portable), "better-sqlite3.LICENSE"));
 const appVersion = JSON.parse(readFileSync(join(appDir, "package.json"), "utf8")).version;
 const info = { server: appVersion, betterSqlite3: sqliteVersion, builtOn: target.id, abi: host.abi };

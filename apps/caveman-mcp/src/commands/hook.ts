@@ -1,59 +1,17 @@
-// `caveman-mcp hook claude-code|gemini`: one host hook call. Contract: fail open, always — exit 0,
-// and stdout is either empty (the host keeps its original output) or one complete JSON object.
-// Nothing is started after the time budget (counted from process start) runs out, and stdin may not
-// pause for longer than `stdinTimeoutMs`: stdin that stalls, a store held by another process or a
-// slow output all end in an empty stdout. The store
-// is SQLite only (a memory store would hand the model a handle that dies with this process), opened
-// only when something is about to be stored, with a busy timeout inside the remaining budget.
+// `caveman-mcp hook claude-code|gemini`, past the gate: the full path of an event that may have
+// something to compress (../hookEntry.ts reads stdin, gates, and runs this in a worker thread it
+// ends at the deadline). Contract: never throws; the answer is empty stdout (the host keeps its
+// original output) or one complete JSON object, with the reason. Nothing is started after the
+// time budget (counted from process start) runs out. The store is SQLite only (a memory store
+// would hand the model a handle that dies with this process), opened only when something is
+// about to be stored, with a busy timeout inside the remaining budget.
 import { join } from "node:path";
-import type { Readable } from "node:stream";
 import type { CcrStore } from "@caveman/ccr-store";
 import { type HookContext, runHook } from "@caveman/hooks";
 import type { Command } from "../args.js";
 import type { Config } from "../config.js";
 import { globalFlags, openQueuedOriginals, startSenderIfNeeded } from "../queued.js";
 import { keptRecorder } from "../savings.js";
-import { type Io, writeOut } from "./io.js";
-
-/**
- * stdin as text, or null when it stalls (no data for `idleMs`), does not end by `deadline`,
- * exceeds `maxBytes` or fails. A host writes the event at once, so a pause is a stall, while a
- * large event that keeps flowing may take its time.
- */
-function readStdin(
-  stdin: Readable,
-  opts: { deadline: number; idleMs: number; maxBytes: number },
-): Promise<string | null> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let idle: NodeJS.Timeout | undefined;
-    const finish = (value: string | null) => {
-      clearTimeout(total);
-      clearTimeout(idle);
-      stdin.off("data", onData);
-      stdin.pause();
-      resolve(value);
-    };
-    const arm = () => {
-      clearTimeout(idle);
-      idle = setTimeout(() => finish(null), opts.idleMs);
-    };
-    const onData = (c: Buffer) => {
-      size += c.length;
-      if (size > opts.maxBytes) finish(null);
-      else {
-        chunks.push(c);
-        arm();
-      }
-    };
-    const total = setTimeout(() => finish(null), Math.max(0, opts.deadline - Date.now()));
-    arm();
-    stdin.on("data", onData);
-    stdin.once("end", () => finish(Buffer.concat(chunks).toString("utf8")));
-    stdin.once("error", () => finish(null));
-  });
-}
 
 /** The host's session id in a hook event (`session_id`), read from its start without parsing it all. */
 function sessionOf(event: string): string | undefined {
@@ -102,69 +60,45 @@ export function openHookStore(config: Config, deadline: number): ReturnType<type
   });
 }
 
-export async function runHookCommand(
+/** What the hook prints (empty: the original passes) and why. */
+export interface HookAnswer {
+  stdout: string;
+  reason: string;
+}
+
+/** One event's full path, `text` read and gated already; `argv` is the hook's own (for a sender). */
+export async function hookEvent(
   command: Extract<Command, { name: "hook" }>,
   config: Config,
-  io: Io,
-  stdin: Readable,
-): Promise<number> {
-  const settings = config.hooks.settings;
-  const started = Date.now() - Math.round(process.uptime() * 1000);
-  const deadline = started + settings.budgetMs;
+  text: string,
+  deadline: number,
+  argv: readonly string[],
+): Promise<HookAnswer> {
   let store: ReturnType<typeof openHookStore> | undefined;
-  let reason = "internal_error";
   try {
-    // Read (within the same limits) even when the hooks are off: a host is not cut off mid-write.
-    const text = await readStdin(stdin, {
+    const session = sessionOf(text);
+    const ctx = hookContext(
+      config,
       deadline,
-      idleMs: settings.stdinTimeoutMs,
-      // JSON escaping can double an output's size; anything larger would not be compressed anyway.
-      maxBytes: settings.maxInputBytes * 2 + 1024 * 1024,
-    });
-    if (config.hooks.settingsError) {
-      reason = `settings_invalid: ${config.hooks.settingsError}`;
-    } else if (!settings.enabled) {
-      reason = "disabled";
-    } else if (text === null) {
-      reason = "stdin_unfinished";
-    } else {
-      const session = sessionOf(text);
-      const ctx = hookContext(
-        config,
-        deadline,
-        () => {
-          store ??= openHookStore(config, deadline);
-          return store;
-        },
-        { host: command.host, ...(session ? { session } : {}) },
-      );
-      // Gemini's stand-ins go to its project temp directory, the one place its read_file reads unwrapped.
-      const run = await runHook(command.host, text, ctx, { tempRoot: join(config.hooks.geminiDir, "tmp") });
-      reason = run.reason;
-      if (run.stdout !== "" && Date.now() <= deadline) await writeOut(io, run.stdout);
-      else if (run.stdout !== "") reason = "deadline";
-    }
+      () => {
+        store ??= openHookStore(config, deadline);
+        return store;
+      },
+      { host: command.host, ...(session ? { session } : {}) },
+    );
+    // Gemini's stand-ins go to its project temp directory, the one place its read_file reads unwrapped.
+    const run = await runHook(command.host, text, ctx, { tempRoot: join(config.hooks.geminiDir, "tmp") });
+    if (run.stdout !== "" && Date.now() > deadline) return { stdout: "", reason: "deadline" };
+    return { stdout: run.stdout, reason: run.reason };
   } catch (err) {
-    reason = `internal_error: ${err instanceof Error ? err.message : String(err)}`;
+    return { stdout: "", reason: `internal_error: ${err instanceof Error ? err.message : String(err)}` };
   } finally {
-    // After the host has its answer: queued originals need a sender, and may not have one.
-    startSenderIfNeeded(store, globalFlags(process.argv.slice(2), "hook", 1));
+    // Queued originals need a sender, and may not have one.
+    startSenderIfNeeded(store, globalFlags(argv, "hook", 1));
     try {
       store?.close();
     } catch {
       // The put, if any, already committed.
     }
   }
-  // Claude Code keeps a hook's stderr for its debug log; Gemini CLI shows it to the user as a
-  // system message after every call, so there the hook stays silent (doctor explains instead).
-  if (command.host === "claude-code") {
-    try {
-      io.stderr.write(
-        `caveman-mcp hook claude-code: ${reason === "compressed" ? "compressed" : `passed (${reason})`}\n`,
-      );
-    } catch {
-      // stderr closed: nothing to tell.
-    }
-  }
-  return 0;
 }

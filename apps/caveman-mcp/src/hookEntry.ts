@@ -1,0 +1,149 @@
+// `caveman-mcp hook claude-code|gemini`: one host hook call. Contract: fail open, always — exit 0,
+// and stdout is either empty (the host keeps its original output) or one complete JSON object,
+// and the process is done within the time budget (counted from process start). The event is read
+// and decided here with cheap checks (`@caveman/hooks/gate`: tool, size, off switch, raw marker,
+// our own tools, events we do not handle), so a pass loads neither the engine, the tokenizer nor
+// SQLite. Only an event that may shrink goes to the full path (commands/hook.ts), in a worker
+// thread: at the deadline this thread answers with an empty stdout and leaves, whatever that
+// thread is doing. stdin may not pause for longer than `stdinTimeoutMs`: stdin that stalls, a
+// store held by another process or a slow output all end in an empty stdout.
+import type { Readable } from "node:stream";
+import { Worker } from "node:worker_threads";
+import { gate } from "@caveman/hooks/gate";
+import type { Command } from "./args.js";
+import type { HookAnswer } from "./commands/hook.js";
+import { type Io, writeOut } from "./commands/io.js";
+import type { Config } from "./config.js";
+
+/** What the worker thread gets (structured-cloned): the gated event and everything to decide it. */
+export interface HookJob {
+  command: Extract<Command, { name: "hook" }>;
+  config: Config;
+  text: string;
+  deadline: number;
+  argv: string[];
+}
+
+/**
+ * stdin as text, or null when it stalls (no data for `idleMs`), does not end by `deadline`,
+ * exceeds `maxBytes` or fails. A host writes the event at once, so a pause is a stall, while a
+ * large event that keeps flowing may take its time.
+ */
+function readStdin(
+  stdin: Readable,
+  opts: { deadline: number; idleMs: number; maxBytes: number },
+): Promise<string | null> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let idle: NodeJS.Timeout | undefined;
+    const finish = (value: string | null) => {
+      clearTimeout(total);
+      clearTimeout(idle);
+      stdin.off("data", onData);
+      stdin.pause();
+      resolve(value);
+    };
+    const arm = () => {
+      clearTimeout(idle);
+      idle = setTimeout(() => finish(null), opts.idleMs);
+    };
+    const onData = (c: Buffer) => {
+      size += c.length;
+      if (size > opts.maxBytes) finish(null);
+      else {
+        chunks.push(c);
+        arm();
+      }
+    };
+    const total = setTimeout(() => finish(null), Math.max(0, opts.deadline - Date.now()));
+    arm();
+    stdin.on("data", onData);
+    stdin.once("end", () => finish(Buffer.concat(chunks).toString("utf8")));
+    stdin.once("error", () => finish(null));
+  });
+}
+
+/**
+ * The full path in a worker thread, bounded by the deadline: its answer is printed if it comes in
+ * time; at the deadline the reason is `deadline` (or the answer's, when it was printed already and
+ * only the worker's clean-up is left) and the worker is ended.
+ */
+function inWorker(job: HookJob, io: Io): Promise<string> {
+  return new Promise((resolve) => {
+    let answer: HookAnswer | undefined;
+    let settled = false;
+    let worker: Worker | undefined;
+    const done = (reason: string) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      void worker?.terminate();
+      resolve(reason);
+    };
+    const timer = setTimeout(
+      () => done(answer?.reason ?? "deadline"),
+      Math.max(0, job.deadline - Date.now()),
+    );
+    try {
+      worker = new Worker(new URL("./hook-worker.js", import.meta.url), { workerData: job });
+    } catch (err) {
+      done(`internal_error: ${err instanceof Error ? err.message : String(err)}`);
+      return;
+    }
+    worker.once("message", (a: HookAnswer) => {
+      if (Date.now() > job.deadline) return done("deadline");
+      answer = a;
+      if (a.stdout !== "") void writeOut(io, a.stdout);
+    });
+    worker.once("error", (err) => done(`internal_error: ${err.message}`));
+    worker.once("exit", (code) => done(answer?.reason ?? `internal_error: hook worker exited with ${code}`));
+  });
+}
+
+export async function runHookCommand(
+  command: Extract<Command, { name: "hook" }>,
+  config: Config,
+  io: Io,
+  stdin: Readable,
+): Promise<number> {
+  const settings = config.hooks.settings;
+  const started = Date.now() - Math.round(process.uptime() * 1000);
+  const deadline = started + settings.budgetMs;
+  let reason = "internal_error";
+  try {
+    // Read (within the same limits) even when the hooks are off: a host is not cut off mid-write.
+    const text = await readStdin(stdin, {
+      deadline,
+      idleMs: settings.stdinTimeoutMs,
+      // JSON escaping can double an output's size; anything larger would not be compressed anyway.
+      maxBytes: settings.maxInputBytes * 2 + 1024 * 1024,
+    });
+    if (config.hooks.settingsError) {
+      reason = `settings_invalid: ${config.hooks.settingsError}`;
+    } else if (!settings.enabled) {
+      reason = "disabled";
+    } else if (text === null) {
+      reason = "stdin_unfinished";
+    } else {
+      const verdict = gate(text, settings);
+      reason = verdict.act
+        ? await inWorker({ command, config, text, deadline, argv: process.argv.slice(2) }, io)
+        : verdict.reason;
+    }
+  } catch (err) {
+    reason = `internal_error: ${err instanceof Error ? err.message : String(err)}`;
+  }
+  // Claude Code keeps a hook's stderr for its debug log; Gemini CLI shows it to the user as a
+  // system message after every call, so there the hook stays silent (doctor explains instead).
+  if (command.host === "claude-code") {
+    try {
+      io.stderr.write(
+        `caveman-mcp hook claude-code: ${reason === "compressed" ? "compressed" : `passed (${reason})`}\n`,
+      );
+    } catch {
+      // stderr closed: nothing to tell.
+    }
+  }
+  return 0;
+}
