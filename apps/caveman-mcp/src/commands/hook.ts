@@ -60,6 +60,12 @@ function sessionOf(event: string): string | undefined {
   return /"session_id"\s*:\s*"([\w.:@-]{1,128})"/.exec(event.slice(0, 8192))?.[1];
 }
 
+/** The session's MCP result limit, when the host was started with one (Claude Code's own variable). */
+function mcpLimit(raw: string | undefined): { mcpLimitTokens?: number } {
+  const n = Number(raw);
+  return raw && Number.isInteger(n) && n > 0 ? { mcpLimitTokens: n } : {};
+}
+
 /**
  * The hook's context: `@caveman/keep` with the engine on this thread, loaded only when a text is
  * worth compressing (a pass never loads the engine, the tokenizer or the store), and the store
@@ -77,6 +83,8 @@ export function hookContext(
   return {
     settings: config.hooks.settings,
     persistRoots: config.hooks.persistRoots,
+    readRoots: config.roots,
+    ...mcpLimit(process.env.MAX_MCP_OUTPUT_TOKENS),
     expired,
     keep: async (req) => {
       const { inlineRunner, keep } = await import("@caveman/keep");
