@@ -10,6 +10,7 @@ import { runHostConfig } from "./commands/hostConfig.js";
 import { runInstall, runPluginCommand, type SelfCommand } from "./commands/install.js";
 import type { Io } from "./commands/io.js";
 import { runProxy } from "./commands/proxy.js";
+import { runUnconfigured, runWrapped } from "./commands/run.js";
 import { runStatusLine } from "./commands/statusline.js";
 import { runToolCommand } from "./commands/tools.js";
 import { type Config, loadConfig } from "./config.js";
@@ -28,7 +29,10 @@ async function main(argv: string[]): Promise<number> {
     if (err instanceof ConfigError) {
       process.stderr.write(`caveman-mcp: ${err.message}\n`);
       // A hook fails open: exit 2 would make the host show stderr to the model as a tool error.
-      return argv.find((a) => !a.startsWith("-")) === "hook" ? 0 : 2;
+      const first = argv.find((a) => !a.startsWith("-"));
+      // A wrapped command runs, uncompressed, whatever the configuration says.
+      if (first === "run") return runUnconfigured(argv, io);
+      return first === "hook" ? 0 : 2;
     }
     throw err;
   }
@@ -67,6 +71,8 @@ async function run(
       return runHookCommand(command, config, io, process.stdin);
     case "proxy":
       return runProxy(command, config);
+    case "run":
+      return runWrapped(command, config, io);
     case "install":
     case "uninstall":
       return runInstall(command, config, io, self());

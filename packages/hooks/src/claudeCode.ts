@@ -15,6 +15,7 @@ import { wholeDataFile } from "./fullRead.js";
 import { readPersisted } from "./persisted.js";
 import { hintForCommand, hintForPath, wantsRaw } from "./policy.js";
 import { type HookContext, type Shrunk, shrink } from "./shrink.js";
+import { unwrappedCommand } from "./wrap.js";
 
 function str(v: unknown): string | undefined {
   return typeof v === "string" ? v : undefined;
@@ -72,7 +73,9 @@ async function shrinkAll(
 }
 
 async function bash(input: Obj, response: Obj, ctx: HookContext): Promise<HookDecision> {
-  const command = str(input.command) ?? "";
+  // A command the PreToolUse hook wrapped is named by its original (the wrapper's own stand-in
+  // passes here as already compressed).
+  const command = unwrappedCommand(str(input.command) ?? "");
   if (wantsRaw(command, ctx.settings)) return { pass: "raw_requested" };
   let stdout = str(response.stdout);
   const stderr = str(response.stderr) ?? "";

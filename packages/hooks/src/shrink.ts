@@ -8,6 +8,7 @@
 import type { KeepOutcome, KeepRequest } from "@caveman/keep";
 import { kindAllowed } from "./policy.js";
 import type { HookSettings } from "./settings.js";
+import type { WrapOptions } from "./wrap.js";
 
 /** What every adapter needs to compress: settings, the injected keep, the hook's deadline. */
 export interface HookContext {
@@ -22,6 +23,8 @@ export interface HookContext {
   persistRoots: readonly string[];
   /** The session's roots: a data file Read cut short is read whole from disk only under them. */
   readRoots?: readonly string[];
+  /** How a Bash command is put under `caveman-mcp run` (PreToolUse); unset: never wrapped. */
+  wrap?: WrapOptions;
   /** The session's `MAX_MCP_OUTPUT_TOKENS` (budget.ts has the host's default). */
   mcpLimitTokens?: number;
 }

@@ -60,6 +60,19 @@ function sessionOf(event: string): string | undefined {
   return /"session_id"\s*:\s*"([\w.:@-]{1,128})"/.exec(event.slice(0, 8192))?.[1];
 }
 
+/**
+ * How the PreToolUse hook puts a Bash command under `caveman-mcp run`: this very binary (node and
+ * script by absolute path), and the shell Claude Code runs commands in (its own override, else the
+ * user's shell when bash or zsh, else bash).
+ */
+function wrapOptions(env: NodeJS.ProcessEnv): { self: string[]; shell: string } {
+  const shell = env.CLAUDE_CODE_SHELL || env.SHELL || "";
+  return {
+    self: [process.execPath, ...(process.argv[1] ? [process.argv[1]] : [])],
+    shell: /(?:^|\/)(?:bash|zsh)$/.test(shell) ? shell : "bash",
+  };
+}
+
 /** The session's MCP result limit, when the host was started with one (Claude Code's own variable). */
 function mcpLimit(raw: string | undefined): { mcpLimitTokens?: number } {
   const n = Number(raw);
@@ -84,6 +97,7 @@ export function hookContext(
     settings: config.hooks.settings,
     persistRoots: config.hooks.persistRoots,
     readRoots: config.roots,
+    wrap: wrapOptions(process.env),
     ...mcpLimit(process.env.MAX_MCP_OUTPUT_TOKENS),
     expired,
     keep: async (req) => {

@@ -6,7 +6,7 @@
 // recognises what installs before the records wrote, and is used only for a file without one.
 import { join } from "node:path";
 import type { HooksConfig } from "../config.js";
-import { CLAUDE_HOOK_MATCHER, CLAUDE_HOOK_TIMEOUT_S } from "../plugin/layout.js";
+import { CLAUDE_HOOK_MATCHER, CLAUDE_HOOK_TIMEOUT_S, CLAUDE_PRE_HOOK_MATCHER } from "../plugin/layout.js";
 
 export type Scope = "user" | "project";
 export type HookHostName = "claude-code" | "gemini";
@@ -109,7 +109,13 @@ export function settingsPlan(
     return {
       host,
       files: [
-        { file: settings, ops: [hookOp(host, "PostToolUse", CLAUDE_HOOK_MATCHER, hook)] },
+        {
+          file: settings,
+          ops: [
+            hookOp(host, "PreToolUse", CLAUDE_PRE_HOOK_MATCHER, hook),
+            hookOp(host, "PostToolUse", CLAUDE_HOOK_MATCHER, hook),
+          ],
+        },
         { file: mcp, ops: [serverOp({ type: "stdio", command: launch.command, args: serverArgs })] },
       ],
       notes: ["Restart Claude Code; `caveman-mcp doctor` checks the hook end to end."],
