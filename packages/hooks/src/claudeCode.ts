@@ -27,6 +27,11 @@ function lineCount(text: string): number {
   return text.endsWith("\n") ? n - 1 : n;
 }
 
+function insertAfterHeader(standIn: string, line: string): string {
+  const cut = standIn.indexOf("\n");
+  return cut < 0 ? `${standIn}\n${line}` : `${standIn.slice(0, cut + 1)}${line}\n${standIn.slice(cut + 1)}`;
+}
+
 /** Tokens the note after a whole-file stand-in may cost (it names three line numbers). */
 const NOTE_RESERVE = 40;
 
@@ -147,8 +152,10 @@ async function read(
     ctx,
   );
   if ("pass" in r) return r;
+  // The note goes right under the header (a host view may keep only the start), and nothing
+  // follows the last line: Claude Code showed one line fewer of a Read that ended in a newline.
   const body = whole
-    ? `${r.text.replace(/\n?$/, "\n")}${readCutNote(startLine, shown, totalLines)}\n`
+    ? insertAfterHeader(r.text, readCutNote(startLine, shown, totalLines)).replace(/\n+$/, "")
     : r.text;
   return reply(
     { type: "text", file: { filePath, content: body, numLines: lineCount(body), startLine, totalLines } },
