@@ -15,8 +15,8 @@ export const HOST_PREVIEW_TOKENS = 700;
 /** Bash output (stdout and stderr together) over this many characters is persisted (2.1.328). */
 export const BASH_PERSIST_CHARS = 30_000;
 
-/** Read returns at most this many lines; a longer file arrives cut (2.1.328). */
-export const READ_MAX_LINES = 2_000;
+// Read is cut by size, not only by lines: in 2.1.328 a 3,003-line JSON file (17K tokens) came
+// whole, and a 9,003-line one (52K tokens) as its first 4,746 lines (host tier, failing.test.ts).
 
 /** Claude Code's default `MAX_MCP_OUTPUT_TOKENS`; a larger MCP result is saved to a file. */
 export const MCP_MAX_OUTPUT_TOKENS = 25_000;
