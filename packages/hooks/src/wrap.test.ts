@@ -12,7 +12,7 @@ const pre = (command: string, input: Record<string, unknown> = {}) => ({
   tool_input: { command, description: "Run tests", ...input },
   session_id: "s1",
   cwd: "/w",
-  permission_mode: "default",
+  permission_mode: "bypassPermissions",
 });
 
 describe("PreToolUse: which commands are wrapped", () => {
@@ -58,6 +58,16 @@ describe("PreToolUse: which commands are wrapped", () => {
 
   it("keeps 2>&1, &> and && apart from a background &", () => {
     expect(wrapRefusal("make 2>&1 && make test &> out.txt", {}, S)).toBeNull();
+  });
+
+  it("wraps only in bypassPermissions mode by default (the host checks allow rules against the rewrite), as the setting says", () => {
+    const inDefault = { ...pre("pytest"), permission_mode: "default" };
+    expect(claudeCodePreToolUse(inDefault, S, opts)).toEqual({ pass: "permission_mode" });
+    expect("output" in claudeCodePreToolUse(inDefault, { ...S, wrapCommands: "always" }, opts)).toBe(true);
+    expect(claudeCodePreToolUse(pre("pytest"), { ...S, wrapCommands: "off" }, opts)).toEqual({
+      pass: "wrap_off",
+    });
+    expect("output" in claudeCodePreToolUse(pre("pytest"), S, opts)).toBe(true);
   });
 
   it("never wraps run_in_background, another tool, or when the hooks are off", () => {

@@ -8,6 +8,9 @@
 // `tail -f`), changes the shell's own state (`cd`, `export`, `source`: the host keeps that state
 // between calls, and a child shell would lose it), or is wrapped already.
 //
+// By default only in bypassPermissions mode: elsewhere the host checks the user's allow rules
+// against the rewritten command, so a command allowed by a rule would be asked about again.
+//
 // Output, as Claude Code 2.1.328 reads it: `{hookSpecificOutput: {hookEventName: "PreToolUse",
 // updatedInput}}` with no `permissionDecision`. The host applies an `updatedInput` that comes
 // without a decision as a plain rewrite and then runs its own permission check (seen in its
@@ -151,6 +154,12 @@ export function claudeCodePreToolUse(
   if ("pass" in opened) return opened;
   if (opened.toolName !== "Bash") return { pass: "not_bash" };
   const { input } = opened;
+  // Claude Code matches permission rules against the rewritten command (seen in 2.1.328: with
+  // `Bash(echo:*)` allowed, a wrapped `echo` "requires approval"); only where nothing is asked is
+  // wrapping free of that cost, unless the settings say otherwise.
+  if (settings.wrapCommands === "off") return { pass: "wrap_off" };
+  if (settings.wrapCommands === "bypass" && opened.event.permission_mode !== "bypassPermissions")
+    return { pass: "permission_mode" };
   const command = typeof input.command === "string" ? input.command : "";
   const refusal = wrapRefusal(command, input, settings);
   if (refusal) return { pass: refusal };
