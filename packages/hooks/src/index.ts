@@ -14,4 +14,4 @@ export type { HookSettings } from "./settings.js";
 export { DEFAULT_HOOK_SETTINGS, parseHookSettings } from "./settings.js";
 export { claudeCodeShapeProblem } from "./shapes.js";
 export type { HookContext, Shrunk } from "./shrink.js";
-export { claudeCodePreToolUse, type WrapOptions, wrapRefusal } from "./wrap.js";
+export { claudeCodePreToolUse, shellWord, type WrapOptions, wrapRefusal } from "./wrap.js";

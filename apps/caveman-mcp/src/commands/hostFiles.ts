@@ -5,6 +5,8 @@
 // npx cache) or the command the user gave. Ownership is by value (installRecord.ts); `legacy`
 // recognises what installs before the records wrote, and is used only for a file without one.
 import { join } from "node:path";
+// Hook commands run through the shell: one quoting rule for them and for wrapped commands.
+import { shellWord } from "@caveman/hooks";
 import type { HooksConfig } from "../config.js";
 import { CLAUDE_HOOK_MATCHER, CLAUDE_HOOK_TIMEOUT_S, CLAUDE_PRE_HOOK_MATCHER } from "../plugin/layout.js";
 
@@ -42,11 +44,6 @@ export const SERVER_NAME = "caveman";
 
 export function npxLaunch(version: string): Launch {
   return { command: "npx", args: ["-y", `caveman-mcp@${version}`], portable: true };
-}
-
-/** A POSIX shell word for `s` (hook commands run through the shell). */
-function shellWord(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`;
 }
 
 function commandLine(launch: Launch, ...rest: string[]): string {
