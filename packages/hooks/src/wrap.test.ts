@@ -106,3 +106,20 @@ describe("PreToolUse: the rewrite", () => {
     expect(unwrappedCommand("pytest -q")).toBe("pytest -q");
   });
 });
+
+describe("PreToolUse through runHook", () => {
+  it("prints one JSON line for a wrapped command, and nothing where no wrapper is configured", async () => {
+    const { runHook } = await import("./run.js");
+    const { memoryContext } = await import("./samples.test-helpers.js");
+    const event = JSON.stringify(pre("pytest -q"));
+    const run = await runHook("claude-code", event, { ...memoryContext(), wrap: opts });
+    expect(run.reason).toBe("compressed");
+    const printed = JSON.parse(run.stdout) as { hookSpecificOutput: { updatedInput: { command: string } } };
+    expect(unwrappedCommand(printed.hookSpecificOutput.updatedInput.command)).toBe("pytest -q");
+    expect(await runHook("claude-code", event, memoryContext())).toEqual({
+      stdout: "",
+      reason: "no_wrapper",
+      handles: [],
+    });
+  });
+});
