@@ -14,6 +14,7 @@ export type Command =
   | { name: "doctor"; json: boolean }
   | { name: "hook"; host: "claude-code" | "gemini" }
   | { name: "proxy"; command: string; args: string[] }
+  | { name: "run"; argv: string[]; streamAfterMs?: number }
   | {
       name: "install" | "uninstall";
       host: string;
@@ -57,6 +58,7 @@ const VALUE_FLAGS = new Set([
   "--scope",
   "--command",
   "--session",
+  "--stream-after-ms",
 ]);
 const BOOL_FLAGS = new Set(["--ephemeral", "--json", "--help", "-h", "--version", "-V", "--dry-run"]);
 
@@ -70,7 +72,7 @@ export function parseArgs(argv: string[]): { command: Command; flags: Flags } {
     if (arg === "-" || !arg.startsWith("-")) {
       positional.push(arg);
       // Everything after the wrapped server's command is that server's, flags included.
-      if (positional[0] === "proxy" && positional.length === 2) {
+      if ((positional[0] === "proxy" || positional[0] === "run") && positional.length === 2) {
         positional.push(...argv.slice(i + 1));
         break;
       }
@@ -178,6 +180,16 @@ export function parseArgs(argv: string[]): { command: Command; flags: Flags } {
       if (!cmd)
         throw new ConfigError("proxy: name the server to wrap (caveman-mcp proxy -- <command> [args...])");
       return { command: { name: "proxy", command: cmd, args: cmdArgs }, flags };
+    }
+    case "run": {
+      const after = values.get("--stream-after-ms");
+      const ms = Number(after);
+      if (after !== undefined && !(Number.isInteger(ms) && ms >= 0))
+        throw new ConfigError(`--stream-after-ms: "${after}" is not a whole number of milliseconds`);
+      return {
+        command: { name: "run", argv: rest, ...(after !== undefined ? { streamAfterMs: ms } : {}) },
+        flags,
+      };
     }
     case "install":
     case "uninstall": {

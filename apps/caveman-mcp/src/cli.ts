@@ -26,7 +26,10 @@ async function main(argv: string[]): Promise<number> {
     if (err instanceof ConfigError) {
       process.stderr.write(`caveman-mcp: ${err.message}\n`);
       // A hook fails open: exit 2 would make the host show stderr to the model as a tool error.
-      return argv.find((a) => !a.startsWith("-")) === "hook" ? 0 : 2;
+      const first = argv.find((a) => !a.startsWith("-"));
+      // A wrapped command runs, uncompressed, whatever the configuration says.
+      if (first === "run") return (await import("./commands/run.js")).runUnconfigured(argv, io);
+      return first === "hook" ? 0 : 2;
     }
     throw err;
   }
@@ -65,6 +68,8 @@ async function run(
       return (await import("./hookEntry.js")).runHookCommand(command, config, io, process.stdin);
     case "proxy":
       return (await import("./commands/proxy.js")).runProxy(command, config);
+    case "run":
+      return (await import("./commands/run.js")).runWrapped(command, config, io);
     case "install":
     case "uninstall":
       return (await import("./commands/install.js")).runInstall(command, config, io, self());

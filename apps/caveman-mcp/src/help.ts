@@ -21,6 +21,10 @@ Usage:
                                         model (reads the hook JSON on stdin; fails open)
   caveman-mcp proxy -- COMMAND [ARGS]   wrap a stdio MCP server: large text results compressed,
                                         caveman_retrieve added
+  caveman-mcp run [--stream-after-ms N] -- COMMAND [ARGS]
+                                        run a command (what the Claude Code hook puts Bash
+                                        commands under): same exit status, stdin, cwd and env;
+                                        a large output is printed compressed, the exact one kept
   caveman-mcp install HOST [--scope user|project] [--tools retrieve,edit] [--dry-run] [--command CMD]
   caveman-mcp uninstall HOST [--scope user|project] [--dry-run]
                                         register (or remove) the hook and the MCP server for

@@ -142,7 +142,10 @@ export async function geminiAfterTool(
   }
   const wrapped = raw.startsWith(OPEN) && raw.endsWith(CLOSE);
   const text = wrapped ? raw.slice(OPEN.length, -CLOSE.length) : raw;
-  const r = await shrink({ text, ...(hint ? { hint } : {}), producer, source }, ctx);
+  const r = await shrink(
+    { text, ...(hint ? { hint } : {}), producer, source, budget: ctx.settings.budgetTokens },
+    ctx,
+  );
   if ("pass" in r) return r;
   // A stand-in is its header line, then the body: the header stays out, the body goes back in
   // the wrapper it came in.

@@ -1,5 +1,6 @@
 // Everything exported here is the public API of @caveman/hooks.
 export { claudeCodePostToolUse } from "./claudeCode.js";
+export { type CommandOutput, keepCommandOutput } from "./command.js";
 export type { HookErrorCode } from "./errors.js";
 export { HookError, isHookError } from "./errors.js";
 export type { HookDecision } from "./event.js";
@@ -13,3 +14,4 @@ export type { HookSettings } from "./settings.js";
 export { DEFAULT_HOOK_SETTINGS, parseHookSettings } from "./settings.js";
 export { claudeCodeShapeProblem } from "./shapes.js";
 export type { HookContext, Shrunk } from "./shrink.js";
+export { claudeCodePreToolUse, shellWord, type WrapOptions, wrapRefusal } from "./wrap.js";

@@ -6,6 +6,7 @@ import { claudeCodePostToolUse } from "./claudeCode.js";
 import type { HookDecision } from "./event.js";
 import { type GeminiOptions, geminiAfterTool } from "./gemini.js";
 import type { HookContext } from "./shrink.js";
+import { claudeCodePreToolUse } from "./wrap.js";
 
 export type HookHost = "claude-code" | "gemini";
 
@@ -31,9 +32,12 @@ export async function runHook(
     } catch {
       return { stdout: "", reason: "input_invalid", handles: [] };
     }
+    const pre = (event as { hook_event_name?: unknown } | null)?.hook_event_name === "PreToolUse";
     decision =
       host === "claude-code"
-        ? await claudeCodePostToolUse(event, ctx)
+        ? pre
+          ? claudeCodePreToolUse(event, ctx.settings, ctx.wrap)
+          : await claudeCodePostToolUse(event, ctx)
         : gemini
           ? await geminiAfterTool(event, ctx, gemini)
           : { pass: "no_gemini_temp_root" };

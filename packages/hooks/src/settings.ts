@@ -19,6 +19,17 @@ export interface HookSettings {
   rawMarkers: string[];
   /** Outputs larger than this (bytes) pass through: compression of them would not fit the budget. */
   maxInputBytes: number;
+  /**
+   * Most o200k tokens a replacement may cost where the host would show the output whole (where it
+   * would show a preview instead, the preview's cost is the limit: budget.ts).
+   */
+  budgetTokens: number;
+  /**
+   * When the PreToolUse hook puts Bash commands under `caveman-mcp run`: "bypass" only in
+   * Claude Code's bypassPermissions mode (elsewhere the host matches the user's allow rules against
+   * the rewritten command, so an allowed `npm test` would ask again), "always", or "off".
+   */
+  wrapCommands: "bypass" | "always" | "off";
   /** Time budget of one hook call in ms, from process start; past it the original passes. */
   budgetMs: number;
   /** Longest pause while the host writes the hook's stdin; a longer one is a stall. */
@@ -33,6 +44,11 @@ export const DEFAULT_HOOK_SETTINGS: Readonly<HookSettings> = Object.freeze({
   deny: [],
   rawMarkers: ["caveman:raw", "CAVEMAN_RAW=1"],
   maxInputBytes: 8 * 1024 * 1024,
+  // Measured on the engine corpus' 27 compressible items of inline size (2,000-30,000 characters):
+  // unbudgeted stand-ins cost a median of 535 and a p90 of 2,405 tokens and show 48 of their 58
+  // gold facts; a budget of 700 shows 37, 1,000 shows 41, 1,500 and 2,000 both show 45.
+  budgetTokens: 1500,
+  wrapCommands: "bypass",
   // `install` gives the hook 30 s (Claude Code's and Gemini CLI's default is 60 s). Loading the
   // bundle (the o200k tokenizer's tables above all) takes ~0.4 s on an idle machine and several
   // times that on a busy one; 3 s leaves room for that and for compressing an 8 MiB output.
@@ -50,6 +66,8 @@ const KEYS = {
   deny: "deny",
   raw_markers: "rawMarkers",
   max_input_bytes: "maxInputBytes",
+  budget_tokens: "budgetTokens",
+  wrap_commands: "wrapCommands",
   budget_ms: "budgetMs",
   stdin_timeout_ms: "stdinTimeoutMs",
 } as const satisfies Record<string, keyof HookSettings>;
@@ -110,6 +128,14 @@ export function parseHookSettings(
         break;
       case "max_input_bytes":
         out.maxInputBytes = wholeNumber(key, v, 1024, 1024 * 1024 * 1024);
+        break;
+      case "budget_tokens":
+        out.budgetTokens = wholeNumber(key, v, 100, 1_000_000);
+        break;
+      case "wrap_commands":
+        if (v !== "bypass" && v !== "always" && v !== "off")
+          fail('"wrap_commands" must be "bypass", "always" or "off"');
+        out.wrapCommands = v;
         break;
       case "budget_ms":
         out.budgetMs = wholeNumber(key, v, 50, 600_000);

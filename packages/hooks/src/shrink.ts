@@ -8,6 +8,7 @@
 import type { KeepOutcome, KeepRequest } from "@caveman/keep";
 import { kindAllowed } from "./policy.js";
 import type { HookSettings } from "./settings.js";
+import type { WrapOptions } from "./wrap.js";
 
 /** What every adapter needs to compress: settings, the injected keep, the hook's deadline. */
 export interface HookContext {
@@ -20,6 +21,12 @@ export interface HookContext {
   expired: () => boolean;
   /** Directories a host may persist large outputs in; a persisted path elsewhere is not read. */
   persistRoots: readonly string[];
+  /** The session's roots: a data file Read cut short is read whole from disk only under them. */
+  readRoots?: readonly string[];
+  /** How a Bash command is put under `caveman-mcp run` (PreToolUse); unset: never wrapped. */
+  wrap?: WrapOptions;
+  /** The session's `MAX_MCP_OUTPUT_TOKENS` (budget.ts has the host's default). */
+  mcpLimitTokens?: number;
 }
 
 export interface Shrunk {
@@ -38,6 +45,8 @@ export interface ShrinkRequest {
   producer: string;
   /** "read" for file reads (data kinds only), "output" for command and tool output. */
   source: "read" | "output";
+  /** Most tokens the stand-in may cost, header included (budget.ts). */
+  budget: number;
 }
 
 /** A store refusal as the hooks report it: `store_<code>` of the store's own error code. */
@@ -59,6 +68,7 @@ export async function shrink(req: ShrinkRequest, ctx: HookContext): Promise<Shru
     ...(req.hint ? { hint: req.hint } : {}),
     producer: req.producer,
     floorTokens: settings.floorTokens,
+    budget: req.budget,
     minGain: settings.minGain,
     accept: (kind) => kindAllowed(kind, req.source),
   });

@@ -53,3 +53,8 @@ export interface PassFacts {
 export function passNote(p: PassFacts): string {
   return `[caveman: not compressed (${p.reason}); ${p.kind}; ${p.estimated ? "about " : ""}${p.tokens} tokens; no ${RETRIEVE_ARG}]`;
 }
+
+/** Under the header of a file Read cut short: the stand-in is of the whole file, and which lines Read had shown. */
+export function readCutNote(startLine: number, shown: number, total: number): string {
+  return `[caveman: this view is of the whole file (${total} lines); Read had returned lines ${startLine}-${startLine + shown - 1} only]`;
+}

@@ -19,6 +19,25 @@ function sessionOf(event: string): string | undefined {
 }
 
 /**
+ * How the PreToolUse hook puts a Bash command under `caveman-mcp run`: this very binary (node and
+ * script by absolute path), and the shell Claude Code runs commands in (its own override, else the
+ * user's shell when bash or zsh, else bash).
+ */
+function wrapOptions(env: NodeJS.ProcessEnv): { self: string[]; shell: string } {
+  const shell = env.CLAUDE_CODE_SHELL || env.SHELL || "";
+  return {
+    self: [process.execPath, ...(process.argv[1] ? [process.argv[1]] : [])],
+    shell: /(?:^|\/)(?:bash|zsh)$/.test(shell) ? shell : "bash",
+  };
+}
+
+/** The session's MCP result limit, when the host was started with one (Claude Code's own variable). */
+function mcpLimit(raw: string | undefined): { mcpLimitTokens?: number } {
+  const n = Number(raw);
+  return raw && Number.isInteger(n) && n > 0 ? { mcpLimitTokens: n } : {};
+}
+
+/**
  * The hook's context: `@caveman/keep` with the engine on this thread, loaded only when a text is
  * worth compressing (a pass never loads the engine, the tokenizer or the store), and the store
  * opened on first use through `store`. Each stand-in is journaled (`onKept`), with `journal`'s
@@ -35,6 +54,9 @@ export function hookContext(
   return {
     settings: config.hooks.settings,
     persistRoots: config.hooks.persistRoots,
+    readRoots: config.roots,
+    wrap: wrapOptions(process.env),
+    ...mcpLimit(process.env.MAX_MCP_OUTPUT_TOKENS),
     expired,
     keep: async (req) => {
       const { inlineRunner, keep } = await import("@caveman/keep");

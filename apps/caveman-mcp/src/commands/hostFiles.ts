@@ -5,8 +5,10 @@
 // npx cache) or the command the user gave. Ownership is by value (installRecord.ts); `legacy`
 // recognises what installs before the records wrote, and is used only for a file without one.
 import { join } from "node:path";
+// Hook commands run through the shell: one quoting rule for them and for wrapped commands.
+import { shellWord } from "@caveman/hooks";
 import type { HooksConfig } from "../config.js";
-import { CLAUDE_HOOK_MATCHER, CLAUDE_HOOK_TIMEOUT_S } from "../plugin/layout.js";
+import { CLAUDE_HOOK_MATCHER, CLAUDE_HOOK_TIMEOUT_S, CLAUDE_PRE_HOOK_MATCHER } from "../plugin/layout.js";
 
 export type Scope = "user" | "project";
 export type HookHostName = "claude-code" | "gemini";
@@ -42,11 +44,6 @@ export const SERVER_NAME = "caveman";
 
 export function npxLaunch(version: string): Launch {
   return { command: "npx", args: ["-y", `caveman-mcp@${version}`], portable: true };
-}
-
-/** A POSIX shell word for `s` (hook commands run through the shell). */
-function shellWord(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`;
 }
 
 function commandLine(launch: Launch, ...rest: string[]): string {
@@ -109,7 +106,13 @@ export function settingsPlan(
     return {
       host,
       files: [
-        { file: settings, ops: [hookOp(host, "PostToolUse", CLAUDE_HOOK_MATCHER, hook)] },
+        {
+          file: settings,
+          ops: [
+            hookOp(host, "PreToolUse", CLAUDE_PRE_HOOK_MATCHER, hook),
+            hookOp(host, "PostToolUse", CLAUDE_HOOK_MATCHER, hook),
+          ],
+        },
         { file: mcp, ops: [serverOp({ type: "stdio", command: launch.command, args: serverArgs })] },
       ],
       notes: ["Restart Claude Code; `caveman-mcp doctor` checks the hook end to end."],

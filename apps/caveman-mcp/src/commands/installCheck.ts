@@ -100,7 +100,8 @@ export function installChecks(config: Config): Check[] {
       });
       continue;
     }
-    for (const reg of registered(r.value, f.event, f.host)) {
+    const events = f.host === "claude-code" ? ["PreToolUse", f.event] : [f.event];
+    for (const reg of events.flatMap((e) => registered(r.value, e, f.host))) {
       const gone = missing(reg.command);
       checks.push({
         ok: gone.length === 0,

@@ -18,6 +18,8 @@ export const DEFAULT_TOOLS = "retrieve";
 
 /** The host tools whose output the hook may compress (and every MCP tool but ours). */
 export const CLAUDE_HOOK_MATCHER = "Bash|Read|Grep|mcp__.*";
+/** The PreToolUse hook puts Bash commands under `caveman-mcp run` (a failing one never reaches PostToolUse). */
+export const CLAUDE_PRE_HOOK_MATCHER = "Bash";
 /** Seconds. The hook's own budget is far shorter; this only bounds a wedged process. */
 export const CLAUDE_HOOK_TIMEOUT_S = 30;
 
@@ -88,6 +90,18 @@ export function pluginFiles(version: string): PluginFile[] {
       path: `${PLUGIN_DIR}/hooks/hooks.json`,
       text: json({
         hooks: {
+          PreToolUse: [
+            {
+              matcher: CLAUDE_PRE_HOOK_MATCHER,
+              hooks: [
+                {
+                  type: "command",
+                  command: `node "${server}" hook claude-code`,
+                  timeout: CLAUDE_HOOK_TIMEOUT_S,
+                },
+              ],
+            },
+          ],
           PostToolUse: [
             {
               matcher: CLAUDE_HOOK_MATCHER,

@@ -1,0 +1,194 @@
+// `caveman-mcp run [--stream-after-ms N] -- COMMAND [ARGS]`: run one command the way the host
+// would, and print its output — or, when the output is large, its stand-in, with the exact
+// capture kept behind the handle. Claude Code's PreToolUse hook puts Bash commands under it
+// (`@caveman/hooks` wrap.ts), because a command that fails never reaches PostToolUse. Contract:
+// - The command gets this process's stdin, working directory and environment; its stdout and
+//   stderr go into one pipe (`2>&1`, as the host merges them), so the capture holds both streams
+//   in the order they were written, byte for byte, untrimmed.
+// - Exit status as the command's: its code; killed by a signal, this process re-raises that
+//   signal (and exits 128+n if it survives it). SIGINT, SIGTERM and SIGHUP sent here are passed on
+//   to the command.
+// - Below the floor, not UTF-8, not worth compressing, or with any fault (settings, store,
+//   engine, time), the capture is printed unchanged. Compression is bounded by the hooks' time
+//   budget, counted from the command's end.
+// - Never held hostage: past `--stream-after-ms` (half the host's timeout, from the hook), beyond
+//   `max_input_bytes`, or once a signal arrives, what was captured is printed and the rest streams
+//   through as it comes, unchanged. A background job that keeps the pipe open after the command
+//   exited is given a short grace, then left.
+import { spawn } from "node:child_process";
+import { constants } from "node:os";
+import { keepCommandOutput } from "@caveman/hooks";
+import type { Config } from "../config.js";
+import { hookContext, openHookStore } from "./hook.js";
+import type { Io } from "./io.js";
+
+export interface RunCommand {
+  name: "run";
+  argv: string[];
+  streamAfterMs?: number;
+}
+
+/** How long the pipe may stay open after the command exited (a background job holding it). */
+const CLOSE_GRACE_MS = 1500;
+const FORWARDED = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
+function write(io: Io, data: Buffer | string): Promise<void> {
+  return new Promise((resolve) => {
+    try {
+      io.stdout.write(data, () => resolve());
+    } catch {
+      resolve();
+    }
+  });
+}
+
+/** The command as the model wrote it (`SHELL -c CMD` → CMD), for the hint and the producer. */
+function original(argv: string[]): string {
+  return argv.length === 3 && argv[1] === "-c" ? argv[2]! : argv.join(" ");
+}
+
+interface Capture {
+  chunks: Buffer[];
+  streamed: boolean;
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+function capture(
+  argv: string[],
+  io: Io,
+  streamAfterMs: number | undefined,
+  maxBytes: number,
+): Promise<Capture> {
+  return new Promise((resolve) => {
+    const out: Capture = { chunks: [], streamed: false, code: null, signal: null };
+    let size = 0;
+    let pending: Promise<void> = Promise.resolve();
+    // `exec "$@" 2>&1`: both streams on one pipe, in order, and the shell replaced by the command.
+    const child = spawn("/bin/sh", ["-c", 'exec "$@" 2>&1', "sh", ...argv], {
+      stdio: ["inherit", "pipe", "ignore"],
+    });
+    const stream = () => {
+      if (out.streamed) return;
+      out.streamed = true;
+      const held = Buffer.concat(out.chunks);
+      out.chunks = [];
+      pending = pending.then(() => write(io, held));
+    };
+    const timer = streamAfterMs !== undefined ? setTimeout(stream, streamAfterMs) : undefined;
+    const onSignal = (sig: NodeJS.Signals) => {
+      stream();
+      try {
+        child.kill(sig);
+      } catch {
+        // Gone already.
+      }
+    };
+    for (const s of FORWARDED) process.on(s, onSignal);
+    child.stdout.on("data", (c: Buffer) => {
+      if (out.streamed) {
+        pending = pending.then(() => write(io, c));
+        return;
+      }
+      out.chunks.push(c);
+      size += c.length;
+      if (size > maxBytes) stream();
+    });
+    let exited = false;
+    let grace: NodeJS.Timeout | undefined;
+    const finish = () => {
+      clearTimeout(timer);
+      clearTimeout(grace);
+      for (const s of FORWARDED) process.off(s, onSignal);
+      void pending.then(() => resolve(out));
+    };
+    child.on("exit", (code, signal) => {
+      exited = true;
+      out.code = code;
+      out.signal = signal;
+      grace = setTimeout(() => {
+        child.stdout.destroy();
+        finish();
+      }, CLOSE_GRACE_MS);
+    });
+    child.stdout.on("close", () => {
+      if (exited) finish();
+      else child.once("exit", () => finish());
+    });
+    child.on("error", (err) => {
+      out.code = 127;
+      out.chunks.push(Buffer.from(`caveman-mcp run: ${err.message}\n`));
+      finish();
+    });
+  });
+}
+
+function statusOf(c: Capture): number {
+  if (c.signal) return 128 + (constants.signals[c.signal] ?? 0);
+  return c.code ?? 1;
+}
+
+/** The capture's stand-in, or null when it prints as it is. */
+async function standIn(text: string, cmd: string, config: Config | undefined): Promise<string | null> {
+  if (!config || config.hooks.settingsError) return null;
+  const settings = config.hooks.settings;
+  if (!settings.enabled || text.length < settings.floorTokens) return null;
+  const deadline = Date.now() + settings.budgetMs;
+  let store: ReturnType<typeof openHookStore> | undefined;
+  try {
+    const ctx = hookContext(
+      config,
+      deadline,
+      () => {
+        store ??= openHookStore(config, deadline);
+        return store;
+      },
+      { host: "claude-code" },
+    );
+    const r = await keepCommandOutput(text, cmd, ctx);
+    return "pass" in r || Date.now() > deadline ? null : r.text;
+  } catch {
+    return null;
+  } finally {
+    try {
+      store?.close();
+    } catch {
+      // The put, if any, already committed.
+    }
+  }
+}
+
+/** Runs the command; resolves to its exit status (after re-raising its signal, if it had one). */
+export async function runWrapped(command: RunCommand, config: Config | undefined, io: Io): Promise<number> {
+  if (command.argv.length === 0) {
+    io.stderr.write("caveman-mcp run: name the command (caveman-mcp run -- COMMAND [ARGS])\n");
+    return 2;
+  }
+  const maxBytes = config?.hooks.settings.maxInputBytes ?? 8 * 1024 * 1024;
+  const c = await capture(command.argv, io, command.streamAfterMs, maxBytes);
+  if (!c.streamed) {
+    const bytes = Buffer.concat(c.chunks);
+    const text = bytes.toString("utf8");
+    // Only text that round-trips is compressed: the handle must give back these very bytes.
+    const exact = Buffer.byteLength(text, "utf8") === bytes.length && Buffer.from(text, "utf8").equals(bytes);
+    const shown = exact ? await standIn(text, original(command.argv), config) : null;
+    await write(io, shown ?? bytes);
+  }
+  if (c.signal) {
+    // The caller sees the command's own death: the same signal, with its default action.
+    process.removeAllListeners(c.signal);
+    try {
+      process.kill(process.pid, c.signal);
+    } catch {
+      // Cannot signal ourselves: the status says it.
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return statusOf(c);
+}
+
+/** `run` when the configuration does not load: the command after `--` runs, its output as it is. */
+export function runUnconfigured(argv: string[], io: Io): Promise<number> {
+  const dash = argv.indexOf("--");
+  return runWrapped({ name: "run", argv: dash >= 0 ? argv.slice(dash + 1) : [] }, undefined, io);
+}

@@ -1,0 +1,178 @@
+// Claude Code's PreToolUse hook on Bash: whether a command runs under `caveman-mcp run`, which
+// captures its output, keeps the exit status and prints a stand-in when the output is large — the
+// one way to compress a failing command, since Claude Code sends a non-zero exit to
+// PostToolUseFailure (which can only add context) and cuts the middle of a long one. Contract:
+// cheap string checks only (this runs before every Bash call; it imports nothing heavy), never
+// throws, and wraps only what is safe to run one level down: never a command that asks for raw
+// output, runs in the background, talks to a terminal, streams forever (servers, `watch`,
+// `tail -f`), changes the shell's own state (`cd`, `export`, `source`: the host keeps that state
+// between calls, and a child shell would lose it), or is wrapped already.
+//
+// By default only in bypassPermissions mode: elsewhere the host checks the user's allow rules
+// against the rewritten command, so a command allowed by a rule would be asked about again.
+//
+// Output, as Claude Code 2.1.328 reads it: `{hookSpecificOutput: {hookEventName: "PreToolUse",
+// updatedInput}}` with no `permissionDecision`. The host applies an `updatedInput` that comes
+// without a decision as a plain rewrite and then runs its own permission check (seen in its
+// source: a rewrite with `permissionBehavior` unset yields `hookUpdatedInput`); "allow" would skip
+// the user's prompt, which a compression hook must never do. `updatedInput` replaces the whole
+// input, so every field the model gave (timeout, description…) is carried over.
+import type { HookDecision } from "./event.js";
+import { isObj, openEvent } from "./event.js";
+import { wantsRaw } from "./policy.js";
+import type { HookSettings } from "./settings.js";
+
+export interface WrapOptions {
+  /** argv that starts this very caveman-mcp (`node /path/cli.mjs`), each word as is. */
+  self: readonly string[];
+  /** The shell the original command runs in (`bash`, `zsh`). */
+  shell: string;
+}
+
+/** Claude Code's Bash timeout when the model gives none (ms). */
+const HOST_DEFAULT_TIMEOUT_MS = 120_000;
+/** Longer commands than this are left alone: their text alone would be a cost. */
+const MAX_COMMAND_CHARS = 64 * 1024;
+
+/** A POSIX shell word for `s`. */
+export function shellWord(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`;
+}
+
+/** Programs that talk to a terminal or never end on their own, whatever their arguments. */
+const ALWAYS = new Set(
+  "watch less more most man vi vim nvim nano emacs pico top htop btop ssh telnet screen tmux fzf nodemon ngrok http-server webpack-dev-server live-server browser-sync jupyter redis-server mongod yes".split(
+    " ",
+  ),
+);
+/** Programs that are a REPL when given no arguments (or only `-i`). */
+const REPLS = new Set(
+  "python python3 node deno bun irb pry ipython psql mysql sqlite3 redis-cli mongo mongosh ghci lua R julia bash sh zsh fish cat".split(
+    " ",
+  ),
+);
+/** Commands that change the shell's own state, which the host keeps from one call to the next. */
+const SHELL_STATE = new Set(
+  "cd pushd popd export unset source . alias unalias set shopt exec ulimit umask declare typeset local readonly trap deactivate workon".split(
+    " ",
+  ),
+);
+/** Servers and watchers among otherwise ordinary tools: the first words of a segment. */
+const SERVES: readonly RegExp[] = [
+  /^(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?(?:dev|start|serve|watch|preview)\b/,
+  /^(?:npx\s+|pnpm\s+exec\s+)?(?:next|nuxt|astro|remix|vite|ng|expo|gatsby|hugo|jekyll|mkdocs|docusaurus)(?:\s+(?:dev|serve|server|start|develop))?\s*$/,
+  /^(?:npx\s+|pnpm\s+exec\s+)?(?:next|nuxt|astro|ng|expo|gatsby|hugo|jekyll|mkdocs|webpack)\s+(?:dev|serve|server|start|develop)\b/,
+  /^python3?\s+-m\s+(?:http\.server|SimpleHTTPServer)\b/,
+  /^(?:flask|streamlit)\s+run\b/,
+  /^(?:uvicorn|gunicorn|hypercorn|daphne|caddy|nginx|php\s+-S|rails\s+s(?:erver)?\b|(?:bundle\s+exec\s+)?rails\s+s(?:erver)?\b|manage\.py\s+runserver|python3?\s+manage\.py\s+runserver)/,
+  /^(?:docker|podman)(?:\s+compose|-compose)\s+up\b(?!.*\s-d\b)(?!.*--detach)/,
+  /^docker-compose\s+up\b(?!.*\s-d\b)(?!.*--detach)/,
+  /^(?:docker|podman)\s+(?:run|exec)\b.*\s-(?:\w*i\w*t|\w*t\w*i|i|t)\b/,
+  /^kubectl\s+(?:port-forward|attach|exec\s+.*-it?\b)/,
+  /^(?:cargo|dotnet)\s+watch\b/,
+  /^sleep\s+(?:infinity|inf)\b/,
+];
+/** Flags that follow a stream forever or start a watcher. */
+const FOLLOWS = /(?:^|\s)(?:-f|-F|--follow|--watch|--watchAll|-w)(?:\s|=|$)/;
+/** Programs whose `-f`/`-w` means follow or watch (elsewhere `-f` is a file or force). */
+const FOLLOWERS =
+  /^(?:tail|journalctl|(?:docker|podman|kubectl|stern)\s+(?:\S+\s+)*logs|tsc|jest|vitest|mocha|webpack|rollup|esbuild|tsup|parcel|sass|less|stylus|ava)\b/;
+
+/** The command's simple-command segments, split on `&&`, `||`, `;`, `|` and newlines (quotes are not parsed: a cheap, cautious cut). */
+function segments(command: string): string[] {
+  return command
+    .split(/&&|\|\||;|\||\n/)
+    .map((s) =>
+      s
+        .trim()
+        .replace(/^[({]\s*/, "")
+        .replace(/^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+/, ""),
+    )
+    .map((s) => s.replace(/^(?:sudo|time|nice(?:\s+-n\s*-?\d+)?|command|env|nohup|timeout\s+\S+)\s+/, ""))
+    .filter(Boolean);
+}
+
+/** Why `command` runs as it is, or null when it may be wrapped. */
+export function wrapRefusal(
+  command: string,
+  input: Record<string, unknown>,
+  settings: HookSettings,
+): string | null {
+  if (!settings.enabled) return "disabled";
+  if (command.trim() === "") return "empty_command";
+  if (command.length > MAX_COMMAND_CHARS) return "command_too_long";
+  if (wantsRaw(command, settings)) return "raw_requested";
+  if (input.run_in_background === true) return "background";
+  if (/(?:^|\s)run --stream-after-ms \d+ -- |\bcaveman-mcp(?:@\S+)?\s+run\b/.test(command))
+    return "already_wrapped";
+  // A job sent to the background keeps the output pipe open after the command is done.
+  const noRedirects = command.replace(/[0-9]*[<>]&[0-9-]+|&>>?|&&/g, " ");
+  if (/&/.test(noRedirects)) return "background";
+  for (const seg of segments(command)) {
+    const words = seg.split(/\s+/);
+    const first = (words[0] ?? "").replace(/^.*\//, "");
+    if (
+      SHELL_STATE.has(first) ||
+      /^(?:conda|mamba|micromamba)\s+(?:activate|deactivate)\b|^nvm\s+use\b/.test(seg)
+    )
+      return "shell_state";
+    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(first)) return "shell_state";
+    if (ALWAYS.has(first)) return "interactive";
+    if (REPLS.has(first) && words.slice(1).every((w) => w === "-i")) return "interactive";
+    if (SERVES.some((re) => re.test(seg))) return "streaming";
+    if ((FOLLOWERS.test(seg) && FOLLOWS.test(seg)) || /\s--watch(?:All)?(?:\s|$)/.test(seg))
+      return "streaming";
+    // Interactive git: an editor or a prompt.
+    if (
+      /^git\s+(?:rebase\s+(?:-i|--interactive)|add\s+(?:-p|-i|--patch|--interactive)|commit(?!.*\s(?:-m|--message|-F|--file|--no-edit|-C)\b))/.test(
+        seg,
+      )
+    )
+      return "interactive";
+  }
+  return null;
+}
+
+/** The wrapped command: the original, quoted whole, as one argument of `SHELL -c` under `caveman-mcp run`. */
+export function wrappedCommand(command: string, timeoutMs: number, opts: WrapOptions): string {
+  // Past half the host's timeout the wrapper streams the output through as it comes, so a command
+  // the host kills still leaves the model what it printed.
+  const streamAfter = Math.max(1000, Math.floor(timeoutMs / 2));
+  return [...opts.self, "run", "--stream-after-ms", String(streamAfter), "--", opts.shell, "-c", command]
+    .map(shellWord)
+    .join(" ");
+}
+
+/** Decide what Claude Code's PreToolUse hook prints for this stdin object. Never throws on odd input. */
+export function claudeCodePreToolUse(
+  event: unknown,
+  settings: HookSettings,
+  opts: WrapOptions | undefined,
+): HookDecision {
+  if (!opts) return { pass: "no_wrapper" };
+  const opened = openEvent(event, "PreToolUse", settings);
+  if ("pass" in opened) return opened;
+  if (opened.toolName !== "Bash") return { pass: "not_bash" };
+  const { input } = opened;
+  // Claude Code matches permission rules against the rewritten command (seen in 2.1.328: with
+  // `Bash(echo:*)` allowed, a wrapped `echo` "requires approval"); only where nothing is asked is
+  // wrapping free of that cost, unless the settings say otherwise.
+  if (settings.wrapCommands === "off") return { pass: "wrap_off" };
+  if (settings.wrapCommands === "bypass" && opened.event.permission_mode !== "bypassPermissions")
+    return { pass: "permission_mode" };
+  const command = typeof input.command === "string" ? input.command : "";
+  const refusal = wrapRefusal(command, input, settings);
+  if (refusal) return { pass: refusal };
+  const timeout =
+    typeof input.timeout === "number" && input.timeout > 0 ? input.timeout : HOST_DEFAULT_TIMEOUT_MS;
+  const updatedInput = { ...(isObj(input) ? input : {}), command: wrappedCommand(command, timeout, opts) };
+  return { output: { hookSpecificOutput: { hookEventName: "PreToolUse", updatedInput } }, handles: [] };
+}
+
+/** The original command inside a wrapped one (for hints and the producer), or the command itself. */
+export function unwrappedCommand(command: string): string {
+  const m = /\srun --stream-after-ms \d+ -- \S+ -c ('(?:[^']|'\\'')*'|[\w@%+=:,./-]+)$/.exec(command);
+  if (!m) return command;
+  const word = m[1]!;
+  return word.startsWith("'") ? word.slice(1, -1).replace(/'\\''/g, "'") : word;
+}
