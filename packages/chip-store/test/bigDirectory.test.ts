@@ -1,16 +1,11 @@
 // Opening a directory that holds far more chips than the capacity (another process with a larger
 // capacity, or years of leftovers): the newest survive, the rest are evicted, expired chips never
 // push a live one out, and the work stays roughly linear.
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { tempDir } from "@caveman/test-kit";
+import { describe, expect, it } from "vitest";
 import { openChipStore } from "../src/index.js";
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
 
 const base = Date.UTC(2026, 0, 1);
 function writeChip(dir: string, n: number, expires?: number): string {
@@ -29,8 +24,7 @@ function writeChip(dir: string, n: number, expires?: number): string {
 
 describe("a directory far over capacity", () => {
   it("keeps the newest chips, evicts every other one, and never lets expired chips push live ones out", () => {
-    const dir = mkdtempSync(join(tmpdir(), "chip-big-"));
-    dirs.push(dir);
+    const dir = tempDir("chip-big-");
     const ids: string[] = [];
     for (let n = 0; n < 3000; n++) ids.push(writeChip(dir, n));
     // The 5 newest of all have expired: they must not count against the capacity.

@@ -1,13 +1,11 @@
 // Two real processes saving into one directory at once.
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { existsSync, readdirSync } from "node:fs";
+import { tempDir } from "@caveman/test-kit";
+import { beforeAll, describe, expect, it } from "vitest";
 
 const fixtures = new URL("./fixtures/", import.meta.url);
 const dist = new URL("../dist/index.js", import.meta.url);
-let dir: string;
 
 function run(script: string, args: string[]): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve, reject) => {
@@ -27,7 +25,6 @@ beforeAll(() => {
   if (!existsSync(dist))
     throw new Error("dist/ is missing: run `pnpm --filter @caveman/chip-store build` first");
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 interface Saved {
   tag: string;
@@ -36,7 +33,7 @@ interface Saved {
 
 describe("two processes, one directory", () => {
   it("2 x 200 colliding saves lose no chip to an overwrite, and both read every chip", async () => {
-    dir = mkdtempSync(join(tmpdir(), "chip-xproc-"));
+    const dir = tempDir("chip-xproc-");
     const [a, b] = await Promise.all([
       run("saver.mjs", [dir, "A", "200", "1000", "narrow"]),
       run("saver.mjs", [dir, "B", "200", "1000", "narrow"]),
@@ -65,28 +62,24 @@ describe("two processes, one directory", () => {
   }, 60_000);
 
   it("with the default capacity, both processes keep the directory bounded and every survivor readable", async () => {
-    const d = mkdtempSync(join(tmpdir(), "chip-xproc-cap-"));
-    try {
-      const [a, b] = await Promise.all([
-        run("saver.mjs", [d, "A", "200", "30"]),
-        run("saver.mjs", [d, "B", "200", "30"]),
-      ]);
-      expect(a.code, a.err).toBe(0);
-      expect(b.code, b.err).toBe(0);
-      const saved = new Map(
-        [JSON.parse(a.out) as Saved, JSON.parse(b.out) as Saved].flatMap((r) =>
-          r.saved.map((s) => [s.id, s.content]),
-        ),
-      );
-      const files = readdirSync(d).filter((n) => n.startsWith("chip-"));
-      // Each process evicts over everything it sees; a save racing another's eviction can leave one extra.
-      expect(files.length).toBeLessThanOrEqual(32);
-      const r = await run("reader.mjs", [d, "30"]);
-      const { chips } = JSON.parse(r.out) as { chips: { id: string; content: string }[] };
-      expect(chips.length).toBeGreaterThan(0);
-      for (const c of chips) expect(c.content).toBe(saved.get(c.id));
-    } finally {
-      rmSync(d, { recursive: true, force: true });
-    }
+    const d = tempDir("chip-xproc-cap-");
+    const [a, b] = await Promise.all([
+      run("saver.mjs", [d, "A", "200", "30"]),
+      run("saver.mjs", [d, "B", "200", "30"]),
+    ]);
+    expect(a.code, a.err).toBe(0);
+    expect(b.code, b.err).toBe(0);
+    const saved = new Map(
+      [JSON.parse(a.out) as Saved, JSON.parse(b.out) as Saved].flatMap((r) =>
+        r.saved.map((s) => [s.id, s.content]),
+      ),
+    );
+    const files = readdirSync(d).filter((n) => n.startsWith("chip-"));
+    // Each process evicts over everything it sees; a save racing another's eviction can leave one extra.
+    expect(files.length).toBeLessThanOrEqual(32);
+    const r = await run("reader.mjs", [d, "30"]);
+    const { chips } = JSON.parse(r.out) as { chips: { id: string; content: string }[] };
+    expect(chips.length).toBeGreaterThan(0);
+    for (const c of chips) expect(c.content).toBe(saved.get(c.id));
   }, 60_000);
 });

@@ -1,22 +1,14 @@
 // Hostile things left under chip names in the directory (a FIFO, a symlink, an oversized file) and
 // chips dated far in the future: opening, listing and saving must stay alive and lose nothing.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { tempDir as kitTempDir } from "@caveman/test-kit";
+import { describe, expect, it } from "vitest";
 import { ChipStoreError, openChipStore } from "../src/index.js";
 
 const dist = new URL("../dist/index.js", import.meta.url).pathname;
-const dirs: string[] = [];
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), "chip-hostile-"));
-  dirs.push(d);
-  return d;
-}
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const tempDir = (): string => kitTempDir("chip-hostile-");
 
 const record = (id: string, created_at: string) =>
   JSON.stringify({ id, tool: "t", args: { content: "y".repeat(80) }, created_at });
