@@ -8,6 +8,15 @@ export type { ToolFaultCode, TransportFaultCode, WireCode } from "./errors.js";
 export { McpServerError } from "./errors.js";
 export type { Logger } from "./logger.js";
 export { silentLogger } from "./logger.js";
+export {
+  type BudgetLimits,
+  DEFAULT_BUDGET_TOKENS,
+  HOST_MCP_LIMIT_TOKENS,
+  OVER_LIMIT_BUDGET_TOKENS,
+  type ResultBudget,
+  resultBudget,
+} from "./proxy/budget.js";
+export { type KeepTransformOptions, keepTransform } from "./proxy/keepTransform.js";
 export type { ProxyCloseReason, ProxyHandle, ProxyOptions } from "./proxy/relay.js";
 export { startProxy } from "./proxy/relay.js";
 export type { TextTransform } from "./proxy/rewrite.js";

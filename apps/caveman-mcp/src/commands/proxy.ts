@@ -9,11 +9,11 @@
 // server that dies on its own is mirrored in our exit code (127 when it could not be started).
 import { type CcrStore, type Outbox, openQueueingStore, teamTarget } from "@caveman/ccr-store";
 import { kindAllowed, toolRefusal } from "@caveman/hooks";
-import { keep } from "@caveman/keep";
 import {
   createCavemanTools,
   EnginePool,
   engineRunner,
+  keepTransform,
   nonBlockingStderr,
   relayStderr,
   Session,
@@ -87,22 +87,18 @@ export async function runProxy(
   const settings = config.hooks.settings;
   const journal = keptRecorder(config, "proxy");
   // The same tool rules as the hooks (our own tools are never touched, allow/deny, off). The proxy
-  // is in the path of every answer anyway; a per-call deadline would only drop savings.
-  const transform = async (tool: string, text: string): Promise<string | null> => {
-    if (toolRefusal(tool, settings)) return null;
-    if (Buffer.byteLength(text, "utf8") > settings.maxInputBytes) return null;
-    const r = await keep(
-      {
-        text,
-        producer: tool,
-        floorTokens: settings.floorTokens,
-        minGain: settings.minGain,
-        accept: (kind) => kindAllowed(kind, "output"),
-      },
-      { run, store: ccr, onKept: journal(tool) },
-    );
-    return r.kept ? r.text : null;
-  };
+  // is in the path of every answer anyway; a per-call deadline would only drop savings. Every
+  // stand-in has a budget set from what the host would show (mcp-server's proxy/budget.ts).
+  const transform = keepTransform({
+    run,
+    store: ccr,
+    floorTokens: settings.floorTokens,
+    minGain: settings.minGain,
+    maxInputBytes: settings.maxInputBytes,
+    refuse: (tool) => toolRefusal(tool, settings) !== null,
+    accept: (kind) => kindAllowed(kind, "output"),
+    onKept: journal,
+  });
   const proxy: ReturnType<typeof startProxy> = startProxy({
     stdin: process.stdin,
     stdout: process.stdout,

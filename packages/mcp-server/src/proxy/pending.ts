@@ -8,6 +8,7 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "../logger.js";
 import { classify, readableId } from "../transport/message.js";
+import type { BudgetLimits } from "./budget.js";
 import { renamedTool, rewriteCallResult, rewriteToolList, type TextTransform } from "./rewrite.js";
 
 type Obj = Record<string, unknown>;
@@ -33,8 +34,16 @@ export class OpenRequests {
   #retrieveTool: Tool | undefined;
   #serverName = "upstream";
 
-  constructor(options: { transform: TextTransform; retrieveTool: Tool | undefined; logger: Logger }) {
+  readonly #limits: BudgetLimits;
+
+  constructor(options: {
+    transform: TextTransform;
+    retrieveTool: Tool | undefined;
+    logger: Logger;
+    limits?: BudgetLimits;
+  }) {
     this.#transform = options.transform;
+    this.#limits = options.limits ?? {};
     this.#retrieveTool = options.retrieveTool;
     this.#logger = options.logger;
   }
@@ -83,7 +92,8 @@ export class OpenRequests {
       return null;
     };
     try {
-      if (p.kind === "call") return rewriteCallResult(msg, p.tool, this.#transform).catch(failed);
+      if (p.kind === "call")
+        return rewriteCallResult(msg, p.tool, this.#transform, this.#limits).catch(failed);
       if (p.kind === "init") {
         const info = (msg.result as { serverInfo?: { name?: unknown } } | undefined)?.serverInfo;
         if (typeof info?.name === "string" && info.name !== "") this.#serverName = info.name;

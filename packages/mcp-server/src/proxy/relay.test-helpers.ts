@@ -1,10 +1,13 @@
 // The relay test harness: a proxy between two pairs of PassThrough streams.
 import { PassThrough } from "node:stream";
 import { openMemoryStore } from "@caveman/ccr-store";
+import { inlineRunner } from "@caveman/keep";
 import { silentLogger } from "../logger.js";
 import { ToolRegistry } from "../registry.js";
 import { Session } from "../session.js";
 import { createCavemanTools } from "../tools/index.js";
+import type { BudgetLimits } from "./budget.js";
+import { keepTransform } from "./keepTransform.js";
 import { startProxy } from "./relay.js";
 import type { TextTransform } from "./rewrite.js";
 
@@ -15,6 +18,9 @@ export function harness(
     maxInboundBytes?: number;
     maxUpstreamBytes?: number;
     transform?: TextTransform;
+    /** Compress through keep on this thread, originals in the harness's store. */
+    keep?: boolean;
+    limits?: BudgetLimits;
   } = {},
 ) {
   const clientIn = new PassThrough();
@@ -33,7 +39,12 @@ export function harness(
     stdin: clientIn,
     stdout: clientOut,
     upstream: { stdin: serverIn, stdout: serverOut },
-    transform: opts.transform ?? ((tool, text) => (text.length > 100 ? `[short ${tool}]` : null)),
+    transform:
+      opts.transform ??
+      (opts.keep
+        ? keepTransform({ run: inlineRunner, store: ccr })
+        : (tool, text) => (text.length > 100 ? `[short ${tool}]` : null)),
+    ...(opts.limits ? { limits: opts.limits } : {}),
     ...(retrieve ? { retrieve } : {}),
     ...(opts.maxInboundBytes ? { maxInboundBytes: opts.maxInboundBytes } : {}),
     ...(opts.maxUpstreamBytes ? { maxUpstreamBytes: opts.maxUpstreamBytes } : {}),

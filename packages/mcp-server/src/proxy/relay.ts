@@ -18,6 +18,7 @@ import { type Frame, LineFramer } from "../transport/framing.js";
 import { classify, decodeLine, sniffId } from "../transport/message.js";
 import { DEFAULT_MAX_INBOUND_BYTES } from "../transport/options.js";
 import { LineWriter } from "../transport/writer.js";
+import type { BudgetLimits } from "./budget.js";
 import { OpenRequests, RETRIEVE } from "./pending.js";
 import type { TextTransform } from "./rewrite.js";
 
@@ -30,6 +31,8 @@ export interface ProxyOptions {
   /** The wrapped server's stdin and stdout. */
   upstream: { stdin: Writable; stdout: Readable };
   transform: TextTransform;
+  /** The host's limit and the budgets of stand-ins (budget.ts has the defaults). */
+  limits?: BudgetLimits;
   /** Serves `caveman_retrieve` (a registry holding that tool); omitted: nothing is added. */
   retrieve?: ToolRegistry;
   /** Longest client line (default 16 MiB). */
@@ -57,6 +60,7 @@ export function startProxy(options: ProxyOptions): ProxyHandle {
     transform: options.transform,
     retrieveTool: options.retrieve?.listTools().find((t) => t.name === RETRIEVE),
     logger,
+    ...(options.limits ? { limits: options.limits } : {}),
   });
   const local = new Set<Promise<void>>();
 

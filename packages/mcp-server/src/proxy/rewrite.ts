@@ -6,12 +6,19 @@
 // so the text blocks (or, when they do not shrink, the structured JSON) are compressed and the
 // stand-in replaces both the structured part and the text blocks (the wrapped
 // tools' `outputSchema` is dropped from `tools/list`, so no client expects structured content);
-// without it, each text block on its own. In `tools/list`, a wrapped tool named like ours is
+// without it, each text block on its own, unless together they are over the host's limit: then
+// they are one text, as the host would refuse them together. Every transform gets the result's
+// budget (budget.ts), set from the size of what the host shows. In `tools/list`, a wrapped tool named like ours is
 // renamed `<server>__caveman_retrieve` (its description says so) and the last page gains ours.
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { type BudgetLimits, type ResultBudget, resultBudget } from "./budget.js";
 
-/** Replaces one text of tool `toolName`'s result, or returns null to keep it. */
-export type TextTransform = (toolName: string, text: string) => string | null | Promise<string | null>;
+/** Replaces one text of tool `toolName`'s result, within `budget`, or returns null to keep it. */
+export type TextTransform = (
+  toolName: string,
+  text: string,
+  budget: ResultBudget,
+) => string | null | Promise<string | null>;
 
 type Obj = Record<string, unknown>;
 
@@ -23,19 +30,23 @@ export async function rewriteCallResult(
   message: Obj,
   toolName: string,
   transform: TextTransform,
+  limits: BudgetLimits = {},
 ): Promise<Obj | null> {
   const result = message.result;
   if (!isObj(result) || result.isError === true) return null;
-  if (isObj(result.structuredContent)) {
+  const texts = Array.isArray(result.content)
+    ? result.content.flatMap((b: unknown) =>
+        isObj(b) && b.type === "text" && typeof b.text === "string" ? [b.text] : [],
+      )
+    : [];
+  const structured = isObj(result.structuredContent) ? JSON.stringify(result.structuredContent) : null;
+  // What the host shows is what its limit is measured on: the structured JSON, else all the text.
+  const whole = resultBudget(structured ?? texts.join("\n"), limits);
+  if (structured !== null || whole.overHostLimit) {
     // The text blocks are the payload closest to raw data (a file's text, not its JSON string):
     // compress them when they are worth it, else the structured JSON itself.
-    const texts = Array.isArray(result.content)
-      ? result.content.flatMap((b: unknown) =>
-          isObj(b) && b.type === "text" && typeof b.text === "string" ? [b.text] : [],
-        )
-      : [];
-    let next = texts.length > 0 ? await transform(toolName, texts.join("\n")) : null;
-    next ??= await transform(toolName, JSON.stringify(result.structuredContent));
+    let next = texts.length > 0 ? await transform(toolName, texts.join("\n"), whole) : null;
+    if (next === null && structured !== null) next = await transform(toolName, structured, whole);
     if (next === null) return null;
     const { structuredContent: _shown, ...rest } = result;
     const others = Array.isArray(result.content)
@@ -51,7 +62,7 @@ export async function rewriteCallResult(
       content.push(block);
       continue;
     }
-    const next = await transform(toolName, block.text);
+    const next = await transform(toolName, block.text, resultBudget(block.text, limits));
     if (next === null || next === block.text) content.push(block);
     else {
       changed = true;
