@@ -110,4 +110,32 @@ describe("gate", () => {
       act: true,
     });
   });
+
+  it("sends a Bash PreToolUse to the wrap decision only where the command may be wrapped", () => {
+    const pre = (command: string, mode = "bypassPermissions", tool = "Bash", input: object = {}) =>
+      JSON.stringify({
+        hook_event_name: "PreToolUse",
+        tool_name: tool,
+        permission_mode: mode,
+        tool_input: { command, ...input },
+      });
+    expect(gate(pre("pytest -q"), settings())).toEqual({ act: true });
+    expect(gate(pre("pytest -q", "default"), settings())).toEqual({ act: false, reason: "permission_mode" });
+    expect(gate(pre("pytest -q", "default"), settings({ wrapCommands: "always" }))).toEqual({ act: true });
+    expect(gate(pre("pytest -q"), settings({ wrapCommands: "off" }))).toEqual({
+      act: false,
+      reason: "wrap_off",
+    });
+    expect(gate(pre("x", "bypassPermissions", "Read"), settings())).toEqual({
+      act: false,
+      reason: "not_bash",
+    });
+    expect(gate(pre("npm run dev &"), settings())).toEqual({ act: false, reason: "background" });
+    expect(gate(pre("make # caveman:raw"), settings())).toEqual({ act: false, reason: "raw_requested" });
+    expect(gate(pre("vim a.ts"), settings())).toEqual({ act: false, reason: "interactive" });
+    expect(gate(pre("make", "bypassPermissions", "Bash", { run_in_background: true }), settings())).toEqual({
+      act: false,
+      reason: "background",
+    });
+  });
 });

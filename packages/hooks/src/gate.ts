@@ -9,6 +9,7 @@
 import { isObj, mcpTexts, type Obj } from "./event.js";
 import { toolRefusal, wantsRaw } from "./policy.js";
 import type { HookSettings } from "./settings.js";
+import { wrapRefusal } from "./wrap.js";
 
 export type GateVerdict = { act: false; reason: string } | { act: true };
 
@@ -51,13 +52,31 @@ function geminiOutputs(toolName: string, input: Obj, response: unknown, settings
   return "act";
 }
 
+/** Claude Code's PreToolUse on Bash: the wrap decision's own checks (wrap.ts), all string checks. */
+function preToolUse(
+  toolName: string,
+  input: Obj,
+  _response: unknown,
+  settings: HookSettings,
+  event: Obj,
+): Outputs {
+  if (toolName !== "Bash") return { pass: "not_bash" };
+  if (settings.wrapCommands === "off") return { pass: "wrap_off" };
+  if (settings.wrapCommands === "bypass" && event.permission_mode !== "bypassPermissions")
+    return { pass: "permission_mode" };
+  const refusal = wrapRefusal(str(input.command) ? input.command : "", input, settings);
+  return refusal ? { pass: refusal } : "act";
+}
+
 /**
  * The host events the hooks handle, by `hook_event_name`: where the tool's output lies. An event
  * missing here passes (`wrong_event`); a new event the hooks handle gets a row (`() => "act"`
  * when its own checks live in the full path).
  */
-const EVENTS: Readonly<Record<string, typeof claudeOutputs>> = {
+type Row = (toolName: string, input: Obj, response: unknown, settings: HookSettings, event: Obj) => Outputs;
+const EVENTS: Readonly<Record<string, Row>> = {
   PostToolUse: claudeOutputs,
+  PreToolUse: preToolUse,
   AfterTool: geminiOutputs,
 };
 
@@ -94,7 +113,7 @@ export function gate(eventText: string, settings: HookSettings): GateVerdict {
     const refusal = toolRefusal(event.tool_name, settings);
     if (refusal) return { act: false, reason: refusal };
     const input = isObj(event.tool_input) ? event.tool_input : {};
-    const found = outputs(event.tool_name, input, event.tool_response, settings);
+    const found = outputs(event.tool_name, input, event.tool_response, settings, event);
     if (found === "act") return { act: true };
     if ("pass" in found) return { act: false, reason: found.pass };
     return sized(found.texts, settings);
