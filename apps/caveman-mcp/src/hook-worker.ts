@@ -7,6 +7,9 @@ import { hookEvent } from "./commands/hook.js";
 import type { HookJob } from "./hookEntry.js";
 
 const job = workerData as HookJob;
+// This binary starts itself by argv[1] (the wrapped command's `caveman-mcp run`, the background
+// sender); in a worker argv[1] is hook-worker.js, which is not a command.
+if (job.script) process.argv[1] = job.script;
 void hookEvent(job.command, job.config, job.text, job.deadline, job.argv).then((answer) =>
   parentPort?.postMessage(answer),
 );

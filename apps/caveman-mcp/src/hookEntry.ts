@@ -22,6 +22,8 @@ export interface HookJob {
   text: string;
   deadline: number;
   argv: string[];
+  /** The binary's script (the main thread's argv[1]): a worker's own argv[1] names hook-worker.js. */
+  script: string;
 }
 
 /**
@@ -128,7 +130,10 @@ export async function runHookCommand(
     } else {
       const verdict = gate(text, settings);
       reason = verdict.act
-        ? await inWorker({ command, config, text, deadline, argv: process.argv.slice(2) }, io)
+        ? await inWorker(
+            { command, config, text, deadline, argv: process.argv.slice(2), script: process.argv[1] ?? "" },
+            io,
+          )
         : verdict.reason;
     }
   } catch (err) {

@@ -124,3 +124,25 @@ describe("hook start-up: bounded by the budget", () => {
     expect(ms).toBeLessThan(20_000);
   });
 });
+
+describe("hook start-up: the PreToolUse wrap", () => {
+  it("names this binary's cli, not the worker's file, in the wrapped command, which then runs", () => {
+    const box = sandbox();
+    settingsFile(box, { budget_ms: 60000, stdin_timeout_ms: 30000 });
+    const event = {
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      permission_mode: "bypassPermissions",
+      session_id: "s1",
+      cwd: box.root,
+      tool_input: { command: "echo wrapped; exit 3" },
+    };
+    const r = traced(box, JSON.stringify(event));
+    expect(r.code).toBe(0);
+    const command: string = JSON.parse(r.stdout).hookSpecificOutput.updatedInput.command;
+    expect(command).toContain(` ${CLI} run --stream-after-ms `);
+    expect(command).not.toContain("hook-worker");
+    const ran = spawnSync("/bin/sh", ["-c", command], { env: box.env, cwd: box.root, encoding: "utf8" });
+    expect({ status: ran.status, stdout: ran.stdout }).toEqual({ status: 3, stdout: "wrapped\n" });
+  });
+});
