@@ -5,7 +5,8 @@
 // files: the Redis backend of the CCR store (ALLOWED: its client, guarded sockets and link), and
 // LIMITED to exactly the named imports: the MCP proxy's spawn of the server it wraps, the proxy's
 // non-blocking stderr (a `net.Socket` on fd 2, no network), the binary's background sender (it
-// spawns the binary itself, `caveman-mcp flush`) and the install's run of `claude plugin …`.
+// spawns the binary itself, `caveman-mcp flush`), the install's run of `claude plugin …` and the
+// Bash wrapper's run of the command it wraps (`caveman-mcp run`).
 // The same scan proves one owner of the environment: only the binary's config module (and the
 // modules it splits into under `config/`) reads `process.env`, calls `process.cwd()`, or looks up
 // a variable by name (`env.CAVEMAN_…`, `env["XDG_CACHE_HOME"]`, a bare "CAVEMAN_…" string).
@@ -30,6 +31,8 @@ const LIMITED: Record<string, readonly string[]> = {
   [join("apps", "caveman-mcp", "src", "commands", "claudeCli.ts")]: ["import of node:child_process"],
   [join("packages", "mcp-server", "src", "proxy", "stderr.ts")]: ["import of node:net"],
   [join("apps", "caveman-mcp", "src", "queued.ts")]: ["import of node:child_process"],
+  // `caveman-mcp run -- <cmd>` runs the command the PreToolUse hook wrapped.
+  [join("apps", "caveman-mcp", "src", "commands", "run.ts")]: ["import of node:child_process"],
 };
 
 function banned(spec: string): boolean {

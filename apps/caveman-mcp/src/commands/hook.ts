@@ -20,21 +20,13 @@ function sessionOf(event: string): string | undefined {
 
 /**
  * How the PreToolUse hook puts a Bash command under `caveman-mcp run`: this very binary (node and
- * script by absolute path), and the shell Claude Code runs commands in (its own override, else the
- * user's shell when bash or zsh, else bash).
+ * script by absolute path), in the shell Claude Code runs commands in.
  */
-function wrapOptions(env: NodeJS.ProcessEnv): { self: string[]; shell: string } {
-  const shell = env.CLAUDE_CODE_SHELL || env.SHELL || "";
+function wrapOptions(config: Config): { self: string[]; shell: string } {
   return {
     self: [process.execPath, ...(process.argv[1] ? [process.argv[1]] : [])],
-    shell: /(?:^|\/)(?:bash|zsh)$/.test(shell) ? shell : "bash",
+    shell: config.hooks.shell,
   };
-}
-
-/** The session's MCP result limit, when the host was started with one (Claude Code's own variable). */
-function mcpLimit(raw: string | undefined): { mcpLimitTokens?: number } {
-  const n = Number(raw);
-  return raw && Number.isInteger(n) && n > 0 ? { mcpLimitTokens: n } : {};
 }
 
 /**
@@ -55,8 +47,8 @@ export function hookContext(
     settings: config.hooks.settings,
     persistRoots: config.hooks.persistRoots,
     readRoots: config.roots,
-    wrap: wrapOptions(process.env),
-    ...mcpLimit(process.env.MAX_MCP_OUTPUT_TOKENS),
+    wrap: wrapOptions(config),
+    ...(config.hooks.mcpLimitTokens ? { mcpLimitTokens: config.hooks.mcpLimitTokens } : {}),
     expired,
     keep: async (req) => {
       const { inlineRunner, keep } = await import("@caveman/keep");

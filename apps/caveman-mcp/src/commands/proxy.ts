@@ -107,6 +107,10 @@ export async function runProxy(
     retrieve: registry,
     maxInboundBytes: config.maxInboundBytes,
     logger,
+    limits: {
+      budgetTokens: config.hooks.settings.budgetTokens,
+      ...(config.hooks.mcpLimitTokens ? { hostLimitTokens: config.hooks.mcpLimitTokens } : {}),
+    },
   });
   stopWith = (signal) => {
     void child.stop({ signal });

@@ -36,6 +36,10 @@ export interface HooksConfig {
   cwd: string;
   /** The environment a wrapped MCP server inherits (the proxy passes ours on unchanged). */
   env: Environment;
+  /** The shell Claude Code runs Bash in (`CLAUDE_CODE_SHELL`, else `SHELL` when bash or zsh, else bash): the wrapper's. */
+  shell: string;
+  /** The session's MCP result limit in tokens (Claude Code's own `MAX_MCP_OUTPUT_TOKENS`), when set. */
+  mcpLimitTokens: number | undefined;
   /** The host's session this process serves (`CLAUDE_CODE_SESSION_ID`, which Claude Code gives its MCP servers), for the savings journal. */
   hostSession: string | undefined;
 }
@@ -101,8 +105,20 @@ export function hooksConfig(env: Environment, home: string, cwd: string): HooksC
     home,
     cwd,
     env,
+    shell: wrapShell(set("CLAUDE_CODE_SHELL") || set("SHELL") || ""),
+    mcpLimitTokens: hostLimit(set("MAX_MCP_OUTPUT_TOKENS")),
     hostSession: set("CLAUDE_CODE_SESSION_ID"),
   };
+}
+
+function wrapShell(shell: string): string {
+  return /(?:^|\/)(?:bash|zsh)$/.test(shell) ? shell : "bash";
+}
+
+/** A host's own variable: a value that is not a positive integer is the host's business, so it is ignored. */
+function hostLimit(raw: string | undefined): number | undefined {
+  const n = Number(raw);
+  return raw && Number.isInteger(n) && n > 0 ? n : undefined;
 }
 
 /** Settings are a few hundred bytes; a larger file is a mistake, not settings. */
