@@ -1,4 +1,4 @@
 import { cavemanVitest } from "@caveman/vitest-config";
 
 // Process tests: each file spawns the built binary in its own sandbox, so files run side by side.
-export default cavemanVitest({ testTimeout: 60_000, processes: true });
+export default cavemanVitest({ testTimeout: 180_000, processes: true });

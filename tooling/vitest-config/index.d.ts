@@ -7,8 +7,8 @@ export declare const FULL_SUITE: boolean;
 export declare const SOURCE_CONDITION: "@caveman/source";
 
 /**
- * `processes`: the suite's files spawn processes and share no state, so more of them run side by
- * side than there are cores.
+ * `processes`: the suite's files spawn processes and share no state, so one file per core runs at
+ * once (vitest's default on two cores is one file at a time).
  */
 export function cavemanVitest(options?: {
   include?: string[];

@@ -108,7 +108,7 @@ describe("MCP roots from a client that pipelines its handshake (raw bytes)", () 
       raw.write(
         `${JSON.stringify(init)}\n${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`,
       );
-      const [answer, question] = (await raw.next(2, 5000)) as Array<{ id?: unknown; method?: string }>;
+      const [answer, question] = (await raw.next(2, 120_000)) as Array<{ id?: unknown; method?: string }>;
       expect(answer?.id).toBe(0);
       expect(question?.method).toBe("roots/list");
     } finally {

@@ -76,11 +76,12 @@ async function retrieveOnceBack(client: Client, handle: string): Promise<CallToo
   await waitFor(async () => {
     result = await retrieve(client, handle);
     return !result.isError;
-  }, 15_000);
+  });
   return result!;
 }
 
-async function waitFor(check: () => Promise<boolean> | boolean, ms = 10_000): Promise<void> {
+/** Polls `check` until true; the cap only turns a hang into a failure, so it is far past any load. */
+async function waitFor(check: () => Promise<boolean> | boolean, ms = 120_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error("condition not met in time");

@@ -147,5 +147,5 @@ describe("transport memory and exit bounds (real process)", () => {
     );
     expect(peak - baseline).toBeLessThan(40 * MB);
     server.kill();
-  }, 120_000);
+  }, 300_000);
 });

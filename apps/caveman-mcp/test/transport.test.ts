@@ -68,7 +68,7 @@ describe("hardened stdio transport (raw bytes, real process)", () => {
     const big = `{"jsonrpc":"2.0","id":41,"method":"tools/call","params":{"name":"caveman_compress","arguments":{"input":"${"a".repeat(17 * 1024 * 1024)}"}}}\n`;
     raw.write(big);
     raw.write(ping(42));
-    const [tooBig, pong] = (await raw.next(2, 40_000)) as Msg[];
+    const [tooBig, pong] = (await raw.next(2, 120_000)) as Msg[];
     expect(tooBig).toMatchObject({ id: 41, error: { data: { code: "cave_payload_too_large" } } });
     expect(tooBig!.error!.message).toMatch(/^cave_payload_too_large/);
     expect(pong).toEqual({ jsonrpc: "2.0", id: 42, result: {} });

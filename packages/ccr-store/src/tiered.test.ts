@@ -74,7 +74,7 @@ describe("tiered store", () => {
     // The put starts while the first connection is being made; the refusal comes back at once, so
     // the put must not sit out the whole command timeout before keeping the original local. That
     // timeout is set past the test's own, so a put that waited for it fails the test, on any load.
-    const away = tiered(team(uniqueNamespace(), { url: "redis://127.0.0.1:1", commandTimeoutMs: 120_000 }));
+    const away = tiered(team(uniqueNamespace(), { url: "redis://127.0.0.1:1", commandTimeoutMs: 600_000 }));
     const { handle } = await away.put("made while the team store refuses connections");
     expect(away.local.has(handle)).toBe(true);
     expect((await away.stats()).team).toMatchObject({ state: "down", backlog: 1 });
@@ -101,7 +101,7 @@ describe("tiered store", () => {
     const ns = uniqueNamespace();
     // A command timeout past the test's own: a put that waited on the dead team store fails the
     // test instead of passing on a fast machine and failing on a busy one.
-    const here = tiered(team(ns, { commandTimeoutMs: 120_000 }));
+    const here = tiered(team(ns, { commandTimeoutMs: 600_000 }));
     await here.team!.ready(2000);
     await redis.kill("SIGKILL");
     const { handle } = await here.put("written during the outage");

@@ -27,7 +27,7 @@ export interface LineProcess {
   stderr(): string;
   /** Write to stdin (a write after the child has gone is dropped, not thrown). */
   write(data: string | Uint8Array): void;
-  /** The next `count` unread lines parsed as JSON; fails after `timeoutMs` or if the child exits first. */
+  /** The next `count` unread lines parsed as JSON; fails after `timeoutMs` (default 120 s: a hang detector, not a speed check) or if the child exits first. */
   next(count?: number, timeoutMs?: number): Promise<unknown[]>;
   /** Resolves when the process has exited. */
   exit: Promise<ProcessEnd>;
@@ -84,7 +84,7 @@ export function spawnLines(command: string, args: string[], options: LineProcess
     write: (data) => {
       child.stdin?.write(data);
     },
-    async next(count = 1, timeoutMs = 20_000) {
+    async next(count = 1, timeoutMs = 120_000) {
       const deadline = Date.now() + timeoutMs;
       while (reader.lines.length < consumed + count) {
         // After exit, wait for the pipes to drain: lines written just before exiting still count.
