@@ -32,6 +32,10 @@ export function sandbox(): Sandbox {
     CAVEMAN_CCR_DB: db,
     CAVEMAN_CHIP_DIR: chipDir,
     CAVEMAN_ROOTS: root,
+    // Tests set their own deadlines: a compress must finish on a loaded machine, where the
+    // production 4 s engine deadline would turn it into a pass-through (a test of the deadline
+    // passes --engine-timeout-ms, which wins over this).
+    CAVEMAN_ENGINE_TIMEOUT_MS: "120000",
   };
   return { base, root, chipDir, db, env };
 }

@@ -61,8 +61,10 @@ describe("install claude-code without Claude Code's plugin commands (user scope)
     );
     expect(first.stdout).toContain(`stable copy ${join(box.env.HOME!, ".caveman", "app", VERSION)}`);
     const installed = readFileSync(box.settings, "utf8");
-    // Neighbours keep their bytes: the user's text is a prefix up to our insertion.
-    expect(installed.startsWith(USER_SETTINGS.slice(0, USER_SETTINGS.indexOf(" ]\n    }") + 2))).toBe(true);
+    // Neighbours keep their bytes: the user's text is a prefix up to our insertion, which is our
+    // PreToolUse entry beside the user's own in their PreToolUse array.
+    expect(installed.startsWith(USER_SETTINGS.slice(0, USER_SETTINGS.indexOf(" ]\n    }")))).toBe(true);
+    expect(installed).toContain('"command": "audit.sh" } ] }, {"matcher":"Bash"');
     expect(statSync(box.settings).mode & 0o777).toBe(0o640);
     const server = JSON.parse(readFileSync(box.claudeJson, "utf8")).mcpServers.caveman;
     // The stable copy, never the bundle it was installed from; the retrieve family alone.
