@@ -23,6 +23,27 @@ describe("stack traces", () => {
     expect(fabricatedLines(input, r.output)).toEqual([]);
   });
 
+  it("shows a recursion's cycle whole once and folds its repeats", () => {
+    const cycle = [
+      "\tat com.acme.bind.Wrapper.write(Wrapper.java:76)",
+      "\tat com.acme.bind.Reflective$2.write(Reflective.java:254)",
+      "\tat com.acme.bind.Reflective$Adapter.write(Reflective.java:494)",
+      "\tat com.acme.Codec$Future.write(Codec.java:1274)",
+    ];
+    const lines = ['Exception in thread "main" java.lang.StackOverflowError'];
+    lines.push(
+      "\tat com.acme.stream.Writer.value(Writer.java:531)",
+      "\tat com.acme.bind.Leaf.write(Leaf.java:577)",
+    );
+    for (let i = 0; i < 60; i++) lines.push(...cycle);
+    const input = lines.join("\n");
+    const r = compress(input, { hint: "java", budget: 700 });
+    for (const frame of cycle) expect(r.output).toContain(frame);
+    expect(r.output).toMatch(/frames: repeated frames/);
+    expect(r.ratio).toBeGreaterThan(0.8);
+    expect(fabricatedLines(input, r.output)).toEqual([]);
+  });
+
   it("folds recursion in a real chained Python traceback and keeps every message", () => {
     const item = corpusItem("stacktrace-python-chained");
     const r = compress(item.content, { hint: item.hint ?? "python3" });

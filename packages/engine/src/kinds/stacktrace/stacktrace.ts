@@ -2,7 +2,8 @@
 // Python's exception line) is kept, with the first frames of each trace and the first frames of
 // the application's own code in each of its modules (Java package, source file); runs of library and runtime frames (node_modules, node:internal,
 // site-packages, java.*) collapse into a marker that counts them per package, and so do frames
-// that repeat one already shown in the same trace (recursion).
+// that repeat one already shown in the same trace (recursion). A recursion's cycle (from a frame's
+// first showing to its first repeat) is kept whole once when it runs through the app's own frames, so the loop shows.
 
 import { countList, renderKept } from "../../lines.js";
 import { libraryOf } from "../../shared/frames.js";
@@ -12,6 +13,8 @@ const FRAME = /^\s+at \S|^\s+File ".*", line \d+|^\tat |^\s+\.\.\. \d+ (more|com
 const FIRST_FRAMES = 2;
 /** Application frames kept per module (Java package, source file) in one trace, past the first. */
 const APP_FRAMES_PER_MODULE = 1;
+/** Longest recursion cycle (in frames) shown whole; a longer one stays folded. */
+const CYCLE_MAX_FRAMES = 8;
 
 /** The module an application frame runs in: a Java package, or the source file. */
 function moduleOf(line: string): string {
@@ -27,7 +30,8 @@ export function compressStacktrace(text: string, ctx: KindContext): Candidate | 
   const keep = new Uint8Array(lines.length).fill(1);
   const why: string[] = new Array(lines.length).fill("");
   let frameNo = 0;
-  let seen = new Set<string>();
+  let seen = new Map<string, number>();
+  let cycleShown = false;
   let perModule = new Map<string, number>();
   let i = 0;
   while (i < lines.length) {
@@ -35,7 +39,8 @@ export function compressStacktrace(text: string, ctx: KindContext): Candidate | 
     if (!FRAME.test(line)) {
       // A message line ("Error: ...", "Caused by: ...") starts a new trace.
       frameNo = 0;
-      seen = new Set();
+      seen = new Map();
+      cycleShown = false;
       perModule = new Map();
       i++;
       continue;
@@ -62,7 +67,21 @@ export function compressStacktrace(text: string, ctx: KindContext): Candidate | 
             : mod !== "" && inModule > APP_FRAMES_PER_MODULE
               ? (mod.split("/").pop() ?? mod)
               : "";
-    seen.add(line);
+    const first = seen.get(line);
+    if (first !== undefined && frameNo > 1 && !cycleShown) {
+      // The first repeat closes the cycle: its frames since that line's first showing are shown.
+      cycleShown = true;
+      // A cycle inside a library (a parser's own recursion) stays folded: only the app's is shown.
+      let frames = 0;
+      let app = false;
+      for (let k = first; k < i; k++)
+        if (FRAME.test(lines[k]!)) {
+          frames++;
+          app ||= libraryOf(lines[k]!) === undefined;
+        }
+      if (app && frames <= CYCLE_MAX_FRAMES) for (let k = first; k < i; k++) [keep[k], why[k]] = [1, ""];
+    }
+    if (first === undefined) seen.set(line, i);
     if (reason) for (let k = i; k <= end; k++) [keep[k], why[k]] = [0, reason];
     i = end + 1;
   }
