@@ -13,6 +13,7 @@ import type { ToolFamily } from "@caveman/mcp-server";
 import { type Command, parseArgs } from "./args.js";
 import { type Environment, SettingReader, type SettingSource } from "./config/env.js";
 import { type HooksConfig, hooksConfig } from "./config/hooks.js";
+import { setting, settingLabel, type ValueSettingKey } from "./config/settings.js";
 import {
   chipDirectory,
   nativeBinding,
@@ -21,7 +22,7 @@ import {
   type TeamSettings,
   teamStore,
 } from "./config/store.js";
-import { byteSize, checkDir, expandHome, MIB, positiveInt } from "./config/values.js";
+import { byteSize, checkDir, expandHome, positiveInt } from "./config/values.js";
 import { ConfigError } from "./errors.js";
 
 export type { HooksConfig } from "./config/hooks.js";
@@ -71,6 +72,8 @@ export function loadConfig(input: ConfigInput): { command: Command; config: Conf
   const settings = new SettingReader(env);
   const { sources } = settings;
   const pick = settings.pick.bind(settings);
+  // A flagged setting by its key: the flag's value, else the table's variable.
+  const fromTable = (key: Exclude<ValueSettingKey, "roots">) => pick(key, flags[key], setting(key).env);
 
   const rootsRaw =
     flags.roots.length > 0
@@ -81,7 +84,7 @@ export function loadConfig(input: ConfigInput): { command: Command; config: Conf
     rootsRaw.filter((r) => r.trim() !== "").length ? rootsRaw.filter((r) => r.trim() !== "") : [cwd]
   ).map((r) => checkDir(resolve(cwd, expandHome(r, home)), flags.roots.length ? "--root" : "CAVEMAN_ROOTS"));
 
-  const familiesRaw = pick("families", flags.tools, "CAVEMAN_TOOLS") ?? "compress,edit";
+  const familiesRaw = fromTable("families") ?? "compress,edit";
   const families = parseFamilies(familiesRaw, sources.families === "flag" ? "--tools" : "CAVEMAN_TOOLS");
 
   // Compared after symlinks: HOME may name the directory the working directory reaches another way.
@@ -101,29 +104,27 @@ export function loadConfig(input: ConfigInput): { command: Command; config: Conf
   });
 
   const chipMax = positiveInt(
-    pick("chipMax", flags.chipMax, "CAVEMAN_CHIP_MAX"),
-    30,
-    "--chip-max / CAVEMAN_CHIP_MAX",
+    fromTable("chipMax"),
+    setting("chipMax").default as number,
+    settingLabel("chipMax"),
   );
-  const ttlRaw = pick("chipTtl", flags.chipTtl, "CAVEMAN_CHIP_TTL");
+  const ttlRaw = fromTable("chipTtl");
   const chipTtlMs =
-    ttlRaw === undefined
-      ? undefined
-      : positiveInt(ttlRaw, 0, "--chip-ttl / CAVEMAN_CHIP_TTL", MAX_TTL_S) * 1000;
+    ttlRaw === undefined ? undefined : positiveInt(ttlRaw, 0, settingLabel("chipTtl"), MAX_TTL_S) * 1000;
   const maxInboundBytes = byteSize(
-    pick("maxInboundBytes", flags.maxInboundBytes, "CAVEMAN_MAX_INBOUND_BYTES"),
-    16 * MIB,
-    "--max-inbound-bytes / CAVEMAN_MAX_INBOUND_BYTES",
+    fromTable("maxInboundBytes"),
+    setting("maxInboundBytes").default as number,
+    settingLabel("maxInboundBytes"),
   );
   const maxResultBytes = byteSize(
-    pick("maxResultBytes", flags.maxResultBytes, "CAVEMAN_MAX_RESULT_BYTES"),
-    16 * MIB,
-    "--max-result-bytes / CAVEMAN_MAX_RESULT_BYTES",
+    fromTable("maxResultBytes"),
+    setting("maxResultBytes").default as number,
+    settingLabel("maxResultBytes"),
   );
   const engineTimeoutMs = positiveInt(
-    pick("engineTimeoutMs", flags.engineTimeoutMs, "CAVEMAN_ENGINE_TIMEOUT_MS"),
-    DEFAULT_ENGINE_TIMEOUT_MS,
-    "--engine-timeout-ms / CAVEMAN_ENGINE_TIMEOUT_MS",
+    fromTable("engineTimeoutMs"),
+    setting("engineTimeoutMs").default as number,
+    settingLabel("engineTimeoutMs"),
     MAX_ENGINE_TIMEOUT_MS,
   );
   const sqliteBinding = nativeBinding(pick("sqliteBinding", undefined, "CAVEMAN_SQLITE_BINDING"));
@@ -177,6 +178,6 @@ function parseFamilies(raw: string, source: string): ToolFamily[] {
 /** Longest chip TTL: ten years, far inside the millisecond range the chip store accepts. */
 const MAX_TTL_S = 10 * 365 * 24 * 3600;
 /** The engine budget per call when none is set: @caveman/mcp-server's DEFAULT_ENGINE_TIMEOUT_MS. */
-export const DEFAULT_ENGINE_TIMEOUT_MS = 4000;
+export const DEFAULT_ENGINE_TIMEOUT_MS = setting("engineTimeoutMs").default as number;
 /** Longest engine budget: ten minutes (times eight for the largest inputs). */
 const MAX_ENGINE_TIMEOUT_MS = 600_000;

@@ -94,11 +94,11 @@ export interface TeamSettings {
 
 /** The team store settings, validated now so a bad URL stops the start (exit 2), not a tool call. */
 export function teamStore(
-  flags: { ccrUrl?: string | undefined; ccrNamespace?: string | undefined },
+  flags: { team?: string | undefined; teamNamespace?: string | undefined },
   settings: SettingReader,
 ): TeamSettings | undefined {
-  const url = settings.pick("team", flags.ccrUrl, "CAVEMAN_CCR_URL");
-  const namespace = settings.pick("teamNamespace", flags.ccrNamespace, "CAVEMAN_CCR_NAMESPACE");
+  const url = settings.pick("team", flags.team, "CAVEMAN_CCR_URL");
+  const namespace = settings.pick("teamNamespace", flags.teamNamespace, "CAVEMAN_CCR_NAMESPACE");
   const password = settings.pick("teamPassword", undefined, "CAVEMAN_CCR_PASSWORD");
   const tlsCa = settings.pick("teamTlsCa", undefined, "CAVEMAN_CCR_TLS_CA");
   if (url === undefined) {
