@@ -13,7 +13,13 @@ import type { ToolFamily } from "@caveman/mcp-server";
 import { type Command, parseArgs } from "./args.js";
 import { type Environment, SettingReader, type SettingSource } from "./config/env.js";
 import { type HooksConfig, hooksConfig } from "./config/hooks.js";
-import { setting, settingLabel, type ValueSettingKey } from "./config/settings.js";
+import {
+  numericDefault,
+  setting,
+  settingLabel,
+  settingSource,
+  type ValueSettingKey,
+} from "./config/settings.js";
 import {
   chipDirectory,
   nativeBinding,
@@ -78,14 +84,14 @@ export function loadConfig(input: ConfigInput): { command: Command; config: Conf
   const rootsRaw =
     flags.roots.length > 0
       ? flags.roots
-      : (pick("roots", undefined, "CAVEMAN_ROOTS")?.split(delimiter) ?? []);
+      : (pick("roots", undefined, setting("roots").env)?.split(delimiter) ?? []);
   if (flags.roots.length > 0) sources.roots = "flag";
   const roots = (
     rootsRaw.filter((r) => r.trim() !== "").length ? rootsRaw.filter((r) => r.trim() !== "") : [cwd]
-  ).map((r) => checkDir(resolve(cwd, expandHome(r, home)), flags.roots.length ? "--root" : "CAVEMAN_ROOTS"));
+  ).map((r) => checkDir(resolve(cwd, expandHome(r, home)), settingSource("roots", flags.roots.length > 0)));
 
   const familiesRaw = fromTable("families") ?? "compress,edit";
-  const families = parseFamilies(familiesRaw, sources.families === "flag" ? "--tools" : "CAVEMAN_TOOLS");
+  const families = parseFamilies(familiesRaw, settingSource("families", sources.families === "flag"));
 
   // Compared after symlinks: HOME may name the directory the working directory reaches another way.
   const realCwd = realOrSame(resolve(cwd));
@@ -103,31 +109,27 @@ export function loadConfig(input: ConfigInput): { command: Command; config: Conf
     tmpdir: osTmpdir(),
   });
 
-  const chipMax = positiveInt(
-    fromTable("chipMax"),
-    setting("chipMax").default as number,
-    settingLabel("chipMax"),
-  );
+  const chipMax = positiveInt(fromTable("chipMax"), numericDefault("chipMax"), settingLabel("chipMax"));
   const ttlRaw = fromTable("chipTtl");
   const chipTtlMs =
     ttlRaw === undefined ? undefined : positiveInt(ttlRaw, 0, settingLabel("chipTtl"), MAX_TTL_S) * 1000;
   const maxInboundBytes = byteSize(
     fromTable("maxInboundBytes"),
-    setting("maxInboundBytes").default as number,
+    numericDefault("maxInboundBytes"),
     settingLabel("maxInboundBytes"),
   );
   const maxResultBytes = byteSize(
     fromTable("maxResultBytes"),
-    setting("maxResultBytes").default as number,
+    numericDefault("maxResultBytes"),
     settingLabel("maxResultBytes"),
   );
   const engineTimeoutMs = positiveInt(
     fromTable("engineTimeoutMs"),
-    setting("engineTimeoutMs").default as number,
+    numericDefault("engineTimeoutMs"),
     settingLabel("engineTimeoutMs"),
     MAX_ENGINE_TIMEOUT_MS,
   );
-  const sqliteBinding = nativeBinding(pick("sqliteBinding", undefined, "CAVEMAN_SQLITE_BINDING"));
+  const sqliteBinding = nativeBinding(pick("sqliteBinding", undefined, setting("sqliteBinding").env));
   const team = teamStore(flags, settings);
   return {
     command,
@@ -178,6 +180,6 @@ function parseFamilies(raw: string, source: string): ToolFamily[] {
 /** Longest chip TTL: ten years, far inside the millisecond range the chip store accepts. */
 const MAX_TTL_S = 10 * 365 * 24 * 3600;
 /** The engine budget per call when none is set: @caveman/mcp-server's DEFAULT_ENGINE_TIMEOUT_MS. */
-export const DEFAULT_ENGINE_TIMEOUT_MS = setting("engineTimeoutMs").default as number;
+export const DEFAULT_ENGINE_TIMEOUT_MS = numericDefault("engineTimeoutMs");
 /** Longest engine budget: ten minutes (times eight for the largest inputs). */
 const MAX_ENGINE_TIMEOUT_MS = 600_000;

@@ -228,10 +228,23 @@ export function setting(key: SettingKey): Setting {
   return SETTINGS.find((s) => s.key === key) as Setting;
 }
 
+/** A numeric setting's default (a row without one is a bug in the table). */
+export function numericDefault(key: SettingKey): number {
+  const d = setting(key).default;
+  if (d === undefined) throw new Error(`setting ${key} has no numeric default`);
+  return d;
+}
+
 /** How a bad value names its setting: `--chip-max / CAVEMAN_CHIP_MAX`, or the variable alone. */
 export function settingLabel(key: SettingKey): string {
   const s = setting(key);
   return s.flag ? `${s.flag} / ${s.env}` : s.env;
+}
+
+/** The one name a bad value is blamed on: the flag when it gave the value, else the variable. */
+export function settingSource(key: SettingKey, fromFlag: boolean): string {
+  const s = setting(key);
+  return fromFlag && s.flag ? s.flag : s.env;
 }
 
 const pad = (s: string, width: number) => `${s.padEnd(width - 1, " ")} `;
