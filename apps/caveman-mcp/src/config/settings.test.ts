@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parseArgs } from "../args.js";
 import { HELP } from "../help.js";
-import { SETTINGS, settingsMarkdown } from "./settings.js";
+import { helpEnvironment, helpOptions, SETTINGS, settingsMarkdown } from "./settings.js";
 
 const repo = (path: string) => fileURLToPath(new URL(`../../../../${path}`, import.meta.url));
 
@@ -23,6 +23,12 @@ describe("the settings table", () => {
       expect(docTable(file), `paste settingsMarkdown() into ${file}`).toBe(settingsMarkdown());
     },
   );
+
+  it("is what the README's quoted --help lists under Options and Environment only", () => {
+    const rows = `${helpOptions()}\n\nEnvironment only:\n${helpEnvironment()}\n`;
+    expect(HELP).toContain(rows);
+    expect(readFileSync(repo("apps/caveman-mcp/README.md"), "utf8")).toContain(rows);
+  });
 
   it("gives every setting a variable and a help line that --help prints", () => {
     for (const s of SETTINGS) {
