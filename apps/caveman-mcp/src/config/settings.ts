@@ -6,7 +6,7 @@
 // this must cost it nothing.
 
 export interface Setting {
-  /** The key in Config's `sources` (and `Flags` for flagged settings). */
+  /** The key in `Flags` and in Config's `sources` (`db` and `ephemeral` both record as `store`). */
   readonly key: string;
   /** The option, if argv can set it; `arg` names its value (absent: a boolean flag). */
   readonly flag?: `--${string}`;
