@@ -1,5 +1,6 @@
 // argv parsing. Contract: pure (no env, no fs); options may come before or after the subcommand,
 // as `--flag value` or `--flag=value`; anything unknown or missing is a ConfigError that names it.
+import { SETTINGS, type ValueSettingKey } from "./config/settings.js";
 import { ConfigError } from "./errors.js";
 
 export type Command =
@@ -26,33 +27,17 @@ export type Command =
   | { name: "help" }
   | { name: "version" };
 
-export interface Flags {
-  roots: string[];
-  tools?: string;
-  db?: string;
-  ephemeral: boolean;
-  chipDir?: string;
-  chipMax?: string;
-  chipTtl?: string;
-  maxInboundBytes?: string;
-  maxResultBytes?: string;
-  engineTimeoutMs?: string;
-  ccrUrl?: string;
-  ccrNamespace?: string;
-}
+/** The settings argv can give (from the settings table): `--root` repeats, switches are booleans. */
+export type Flags = { roots: string[]; ephemeral: boolean } & {
+  [K in Exclude<ValueSettingKey, "roots">]?: string;
+};
 
+const SETTING_FLAGS = new Map<string, ValueSettingKey>(
+  SETTINGS.flatMap((s) => ("arg" in s ? [[s.flag, s.key] as const] : [])),
+);
+// Command options (not settings), then the settings' valued flags and switches.
 const VALUE_FLAGS = new Set([
-  "--root",
-  "--tools",
-  "--db",
-  "--chip-dir",
-  "--chip-max",
-  "--chip-ttl",
-  "--max-inbound-bytes",
-  "--max-result-bytes",
-  "--engine-timeout-ms",
-  "--ccr-url",
-  "--ccr-namespace",
+  ...SETTING_FLAGS.keys(),
   "--query",
   "--hint",
   "--scope",
@@ -60,7 +45,15 @@ const VALUE_FLAGS = new Set([
   "--session",
   "--stream-after-ms",
 ]);
-const BOOL_FLAGS = new Set(["--ephemeral", "--json", "--help", "-h", "--version", "-V", "--dry-run"]);
+const BOOL_FLAGS = new Set([
+  ...SETTINGS.flatMap((s) => ("flag" in s && !("arg" in s) ? [s.flag] : [])),
+  "--json",
+  "--help",
+  "-h",
+  "--version",
+  "-V",
+  "--dry-run",
+]);
 
 export function parseArgs(argv: string[]): { command: Command; flags: Flags } {
   const flags: Flags = { roots: [], ephemeral: false };
@@ -95,16 +88,10 @@ export function parseArgs(argv: string[]): { command: Command; flags: Flags } {
     if (name === "--root") flags.roots.push(value);
     else values.set(name, value);
   }
-  flags.tools = values.get("--tools");
-  flags.db = values.get("--db");
-  flags.chipDir = values.get("--chip-dir");
-  flags.chipMax = values.get("--chip-max");
-  flags.chipTtl = values.get("--chip-ttl");
-  flags.maxInboundBytes = values.get("--max-inbound-bytes");
-  flags.maxResultBytes = values.get("--max-result-bytes");
-  flags.engineTimeoutMs = values.get("--engine-timeout-ms");
-  flags.ccrUrl = values.get("--ccr-url");
-  flags.ccrNamespace = values.get("--ccr-namespace");
+  for (const [flag, key] of SETTING_FLAGS) {
+    const value = values.get(flag);
+    if (key !== "roots" && value !== undefined) flags[key] = value;
+  }
   flags.ephemeral = bools.has("--ephemeral");
   const json = bools.has("--json");
   const query = values.get("--query");

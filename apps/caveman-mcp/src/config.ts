@@ -14,6 +14,13 @@ import { type Command, parseArgs } from "./args.js";
 import { type Environment, SettingReader, type SettingSource } from "./config/env.js";
 import { type HooksConfig, hooksConfig } from "./config/hooks.js";
 import {
+  numericDefault,
+  setting,
+  settingLabel,
+  settingSource,
+  type ValueSettingKey,
+} from "./config/settings.js";
+import {
   chipDirectory,
   nativeBinding,
   type StoreLocation,
@@ -21,7 +28,7 @@ import {
   type TeamSettings,
   teamStore,
 } from "./config/store.js";
-import { byteSize, checkDir, expandHome, MIB, positiveInt } from "./config/values.js";
+import { byteSize, checkDir, expandHome, positiveInt } from "./config/values.js";
 import { ConfigError } from "./errors.js";
 
 export type { HooksConfig } from "./config/hooks.js";
@@ -71,18 +78,20 @@ export function loadConfig(input: ConfigInput): { command: Command; config: Conf
   const settings = new SettingReader(env);
   const { sources } = settings;
   const pick = settings.pick.bind(settings);
+  // A flagged setting by its key: the flag's value, else the table's variable.
+  const fromTable = (key: Exclude<ValueSettingKey, "roots">) => pick(key, flags[key], setting(key).env);
 
   const rootsRaw =
     flags.roots.length > 0
       ? flags.roots
-      : (pick("roots", undefined, "CAVEMAN_ROOTS")?.split(delimiter) ?? []);
+      : (pick("roots", undefined, setting("roots").env)?.split(delimiter) ?? []);
   if (flags.roots.length > 0) sources.roots = "flag";
   const roots = (
     rootsRaw.filter((r) => r.trim() !== "").length ? rootsRaw.filter((r) => r.trim() !== "") : [cwd]
-  ).map((r) => checkDir(resolve(cwd, expandHome(r, home)), flags.roots.length ? "--root" : "CAVEMAN_ROOTS"));
+  ).map((r) => checkDir(resolve(cwd, expandHome(r, home)), settingSource("roots", flags.roots.length > 0)));
 
-  const familiesRaw = pick("families", flags.tools, "CAVEMAN_TOOLS") ?? "compress,edit";
-  const families = parseFamilies(familiesRaw, sources.families === "flag" ? "--tools" : "CAVEMAN_TOOLS");
+  const familiesRaw = fromTable("families") ?? "compress,edit";
+  const families = parseFamilies(familiesRaw, settingSource("families", sources.families === "flag"));
 
   // Compared after symlinks: HOME may name the directory the working directory reaches another way.
   const realCwd = realOrSame(resolve(cwd));
@@ -100,33 +109,27 @@ export function loadConfig(input: ConfigInput): { command: Command; config: Conf
     tmpdir: osTmpdir(),
   });
 
-  const chipMax = positiveInt(
-    pick("chipMax", flags.chipMax, "CAVEMAN_CHIP_MAX"),
-    30,
-    "--chip-max / CAVEMAN_CHIP_MAX",
-  );
-  const ttlRaw = pick("chipTtl", flags.chipTtl, "CAVEMAN_CHIP_TTL");
+  const chipMax = positiveInt(fromTable("chipMax"), numericDefault("chipMax"), settingLabel("chipMax"));
+  const ttlRaw = fromTable("chipTtl");
   const chipTtlMs =
-    ttlRaw === undefined
-      ? undefined
-      : positiveInt(ttlRaw, 0, "--chip-ttl / CAVEMAN_CHIP_TTL", MAX_TTL_S) * 1000;
+    ttlRaw === undefined ? undefined : positiveInt(ttlRaw, 0, settingLabel("chipTtl"), MAX_TTL_S) * 1000;
   const maxInboundBytes = byteSize(
-    pick("maxInboundBytes", flags.maxInboundBytes, "CAVEMAN_MAX_INBOUND_BYTES"),
-    16 * MIB,
-    "--max-inbound-bytes / CAVEMAN_MAX_INBOUND_BYTES",
+    fromTable("maxInboundBytes"),
+    numericDefault("maxInboundBytes"),
+    settingLabel("maxInboundBytes"),
   );
   const maxResultBytes = byteSize(
-    pick("maxResultBytes", flags.maxResultBytes, "CAVEMAN_MAX_RESULT_BYTES"),
-    16 * MIB,
-    "--max-result-bytes / CAVEMAN_MAX_RESULT_BYTES",
+    fromTable("maxResultBytes"),
+    numericDefault("maxResultBytes"),
+    settingLabel("maxResultBytes"),
   );
   const engineTimeoutMs = positiveInt(
-    pick("engineTimeoutMs", flags.engineTimeoutMs, "CAVEMAN_ENGINE_TIMEOUT_MS"),
-    DEFAULT_ENGINE_TIMEOUT_MS,
-    "--engine-timeout-ms / CAVEMAN_ENGINE_TIMEOUT_MS",
+    fromTable("engineTimeoutMs"),
+    numericDefault("engineTimeoutMs"),
+    settingLabel("engineTimeoutMs"),
     MAX_ENGINE_TIMEOUT_MS,
   );
-  const sqliteBinding = nativeBinding(pick("sqliteBinding", undefined, "CAVEMAN_SQLITE_BINDING"));
+  const sqliteBinding = nativeBinding(pick("sqliteBinding", undefined, setting("sqliteBinding").env));
   const team = teamStore(flags, settings);
   return {
     command,
@@ -177,6 +180,6 @@ function parseFamilies(raw: string, source: string): ToolFamily[] {
 /** Longest chip TTL: ten years, far inside the millisecond range the chip store accepts. */
 const MAX_TTL_S = 10 * 365 * 24 * 3600;
 /** The engine budget per call when none is set: @caveman/mcp-server's DEFAULT_ENGINE_TIMEOUT_MS. */
-export const DEFAULT_ENGINE_TIMEOUT_MS = 4000;
+export const DEFAULT_ENGINE_TIMEOUT_MS = numericDefault("engineTimeoutMs");
 /** Longest engine budget: ten minutes (times eight for the largest inputs). */
 const MAX_ENGINE_TIMEOUT_MS = 600_000;

@@ -1,4 +1,7 @@
-// The --help text; README.md quotes it, so keep the two in step.
+// The --help text; README.md quotes it, so keep the two in step. The settings rows come from the
+// settings table (config/settings.ts).
+import { helpEnvironment, helpOptions } from "./config/settings.js";
+
 export const HELP = `caveman-mcp — MCP server for coding agents: lossless edit tools (be-*) and
 recoverable compression of tool output (caveman_*), on stdio.
 
@@ -39,33 +42,10 @@ Usage:
   caveman-mcp --help | --version
 
 Options (flag, then environment variable; flags win; a blank variable counts as unset):
-  --root DIR               CAVEMAN_ROOTS (path list)      edit roots (default: working directory)
-  --tools compress,edit    CAVEMAN_TOOLS                  tool families: compress, retrieve
-                                                          (caveman_retrieve alone), edit
-                                                          (default: compress,edit)
-  --db PATH                CAVEMAN_CCR_DB / CAVEMAN_HOME  CCR database (default ~/.caveman/ccr.db)
-  --ephemeral              CAVEMAN_MCP_EPHEMERAL=1        keep originals in memory only
-  --chip-dir DIR           CAVEMAN_CHIP_DIR               chip directory (default: user cache dir)
-  --chip-max N             CAVEMAN_CHIP_MAX               chips kept (default 30)
-  --chip-ttl SECONDS       CAVEMAN_CHIP_TTL               chip lifetime (default: none)
-  --max-inbound-bytes N    CAVEMAN_MAX_INBOUND_BYTES      longest request line (default 16MiB)
-  --max-result-bytes N     CAVEMAN_MAX_RESULT_BYTES       largest tool result (default 16MiB)
-  --engine-timeout-ms N    CAVEMAN_ENGINE_TIMEOUT_MS      engine time per call up to 1 MiB of input,
-                                                          then per MiB, at most 8x (default 4000);
-                                                          past it compress returns the input unchanged
-  --ccr-url URL            CAVEMAN_CCR_URL                team store, redis://[user:pass@]host[:port][/db]
-                                                          or rediss:// (TLS); settings in the query:
-                                                          ?namespace=N&idle=7d&max_age=30d&max_bytes=32MiB
-  --ccr-namespace NAME     CAVEMAN_CCR_NAMESPACE          team store namespace (default: the URL's, else "default")
+${helpOptions()}
 
 Environment only:
-  CAVEMAN_SQLITE_BINDING   absolute path of a prebuilt better_sqlite3.node (set by the npx launcher)
-  CAVEMAN_HOOK_CONFIG      hook settings file (default: $CAVEMAN_HOME/hooks.json, ~/.caveman/hooks.json)
-  CAVEMAN_HOOK=off         turn the hooks off for a session (start the host with it)
-  CAVEMAN_HOOK_FLOOR       token floor below which outputs pass (default 500)
-  CLAUDE_CONFIG_DIR        Claude Code's user directory (default ~/.claude)
-  CAVEMAN_CCR_PASSWORD     team store password (instead of putting it in the URL)
-  CAVEMAN_CCR_TLS_CA       absolute path of a PEM file with the CA of a rediss:// server's certificate
+${helpEnvironment()}
 
 Raw output for one call: put "# caveman:raw" (or CAVEMAN_RAW=1) in the shell command.
 

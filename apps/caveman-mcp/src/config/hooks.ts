@@ -11,6 +11,7 @@ import {
   parseHookSettings,
 } from "@caveman/hooks";
 import { type Environment, envValue } from "./env.js";
+import { setting, settingLabel } from "./settings.js";
 import { expandHome, positiveInt } from "./values.js";
 
 export interface HooksConfig {
@@ -53,7 +54,7 @@ export function hooksConfig(env: Environment, home: string, cwd: string): HooksC
   // Hook-side values are trimmed (they are words and numbers, or paths typed into a shell profile).
   const set = (k: string) => envValue(env, k)?.trim();
   const cavemanHome = resolve(cwd, expandHome(set("CAVEMAN_HOME") ?? "~/.caveman", home));
-  const file = resolve(cwd, expandHome(set("CAVEMAN_HOOK_CONFIG") ?? `${cavemanHome}/hooks.json`, home));
+  const file = resolve(cwd, expandHome(set(setting("hookConfig").env) ?? `${cavemanHome}/hooks.json`, home));
   let settings: HookSettings = { ...DEFAULT_HOOK_SETTINGS };
   let fileFound = false;
   let settingsError: string | undefined;
@@ -72,22 +73,22 @@ export function hooksConfig(env: Environment, home: string, cwd: string): HooksC
             : `not JSON (${(err as Error).message})`
       }`;
   }
-  const off = set("CAVEMAN_HOOK");
+  const off = set(setting("hook").env);
   if (off !== undefined) {
     if (/^(off|0|false|no)$/i.test(off)) settings.enabled = false;
     else if (/^(on|1|true|yes)$/i.test(off)) settings.enabled = true;
     else settingsError ??= `CAVEMAN_HOOK: "${off}" is not on or off`;
   }
-  const floor = set("CAVEMAN_HOOK_FLOOR");
+  const floor = set(setting("hookFloor").env);
   if (floor !== undefined) {
     try {
-      settings.floorTokens = positiveInt(floor, 0, "CAVEMAN_HOOK_FLOOR", 10_000_000);
+      settings.floorTokens = positiveInt(floor, 0, settingLabel("hookFloor"), 10_000_000);
     } catch (err) {
       settingsError ??= (err as Error).message;
     }
   }
   if (settingsError) settings.enabled = false;
-  const claudeConfigDir = set("CLAUDE_CONFIG_DIR");
+  const claudeConfigDir = set(setting("claudeConfigDir").env);
   const claudeDir = resolve(cwd, expandHome(claudeConfigDir ?? "~/.claude", home));
   return {
     settings,

@@ -7,6 +7,7 @@ import { isCcrStoreError, parseTeamUrl, type TeamUrl } from "@caveman/ccr-store"
 import { defaultChipDir } from "@caveman/chip-store";
 import { ConfigError } from "../errors.js";
 import type { SettingReader } from "./env.js";
+import { setting, settingLabel } from "./settings.js";
 import { existingFile, expandHome } from "./values.js";
 
 export type StoreLocation = { kind: "memory" } | { kind: "sqlite"; path: string };
@@ -69,7 +70,7 @@ export function chipDirectory(
   settings: SettingReader,
   where: { cwd: string; home: string; platform: string; tmpdir: string },
 ): string {
-  const raw = settings.pick("chipDir", flag, "CAVEMAN_CHIP_DIR");
+  const raw = settings.pick("chipDir", flag, setting("chipDir").env);
   if (raw !== undefined) return resolve(where.cwd, expandHome(raw, where.home));
   const xdgCacheHome = settings.value("XDG_CACHE_HOME");
   const localAppData = settings.value("LOCALAPPDATA");
@@ -84,7 +85,7 @@ export function chipDirectory(
 
 /** The binding must be an existing absolute file; whether it loads is the store's to find out. */
 export function nativeBinding(raw: string | undefined): string | undefined {
-  return raw === undefined ? undefined : existingFile(raw, "CAVEMAN_SQLITE_BINDING", "a .node file");
+  return raw === undefined ? undefined : existingFile(raw, setting("sqliteBinding").env, "a .node file");
 }
 
 export interface TeamSettings {
@@ -94,16 +95,16 @@ export interface TeamSettings {
 
 /** The team store settings, validated now so a bad URL stops the start (exit 2), not a tool call. */
 export function teamStore(
-  flags: { ccrUrl?: string | undefined; ccrNamespace?: string | undefined },
+  flags: { team?: string | undefined; teamNamespace?: string | undefined },
   settings: SettingReader,
 ): TeamSettings | undefined {
-  const url = settings.pick("team", flags.ccrUrl, "CAVEMAN_CCR_URL");
-  const namespace = settings.pick("teamNamespace", flags.ccrNamespace, "CAVEMAN_CCR_NAMESPACE");
-  const password = settings.pick("teamPassword", undefined, "CAVEMAN_CCR_PASSWORD");
-  const tlsCa = settings.pick("teamTlsCa", undefined, "CAVEMAN_CCR_TLS_CA");
+  const url = settings.pick("team", flags.team, setting("team").env);
+  const namespace = settings.pick("teamNamespace", flags.teamNamespace, setting("teamNamespace").env);
+  const password = settings.pick("teamPassword", undefined, setting("teamPassword").env);
+  const tlsCa = settings.pick("teamTlsCa", undefined, setting("teamTlsCa").env);
   if (url === undefined) {
     if (namespace !== undefined)
-      throw new ConfigError("--ccr-namespace / CAVEMAN_CCR_NAMESPACE needs a team store URL (--ccr-url)");
+      throw new ConfigError(`${settingLabel("teamNamespace")} needs a team store URL (--ccr-url)`);
     return undefined;
   }
   let parsed: TeamUrl;
@@ -114,12 +115,12 @@ export function teamStore(
     });
   } catch (err) {
     if (!isCcrStoreError(err)) throw err;
-    throw new ConfigError(`--ccr-url / CAVEMAN_CCR_URL: ${err.message.replace(/^invalid_config: /, "")}`, {
+    throw new ConfigError(`${settingLabel("team")}: ${err.message.replace(/^invalid_config: /, "")}`, {
       cause: err,
     });
   }
   if (tlsCa !== undefined) {
-    const source = "CAVEMAN_CCR_TLS_CA";
+    const source = setting("teamTlsCa").env;
     existingFile(tlsCa, source, "a PEM file");
     if (!parsed.tls) throw new ConfigError(`${source} is set but the team store URL is not rediss:// (TLS)`);
   }

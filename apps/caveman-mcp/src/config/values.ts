@@ -4,8 +4,8 @@
 import { type Stats, statSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import { ConfigError } from "../errors.js";
+import { MIB } from "./settings.js";
 
-export const MIB = 1024 * 1024;
 /** Largest size cap: a JS string (and so one JSON-RPC line) cannot be much longer anyway. */
 const MAX_BYTES = 1024 * MIB;
 
