@@ -173,7 +173,19 @@ export async function runClaude(options: RunOptions): Promise<ClaudeRun> {
         caveman: {
           type: "stdio",
           command: process.execPath,
-          args: [SERVER_CLI, "--root", ws.root, "--db", ws.db, "--chip-dir", ws.chipDir],
+          // The test sets the engine's deadline: on a loaded machine the production 4 s would turn a
+          // compress into a pass-through, which is not what the tier checks.
+          args: [
+            SERVER_CLI,
+            "--root",
+            ws.root,
+            "--db",
+            ws.db,
+            "--chip-dir",
+            ws.chipDir,
+            "--engine-timeout-ms",
+            "120000",
+          ],
           env: {},
         },
         ...Object.fromEntries(
