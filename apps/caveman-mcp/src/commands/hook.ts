@@ -81,6 +81,41 @@ export interface HookAnswer {
 }
 
 /** One event's full path, `text` read and gated already; `argv` is the hook's own (for a sender). */
+/**
+ * `use` with the hook's context, its store opened at the first put; afterwards a sender for queued
+ * originals where one is needed (`flags`: the global flags this process was started with), and the
+ * store closed. The hook and the Bash wrapper (`run`) both keep through it.
+ */
+export async function withHookContext<T>(
+  config: Config,
+  deadline: number,
+  journal: { host: string; session?: string },
+  flags: readonly string[],
+  use: (ctx: HookContext) => Promise<T>,
+): Promise<T> {
+  let store: ReturnType<typeof openHookStore> | undefined;
+  try {
+    return await use(
+      hookContext(
+        config,
+        deadline,
+        () => {
+          store ??= openHookStore(config, deadline);
+          return store;
+        },
+        journal,
+      ),
+    );
+  } finally {
+    startSenderIfNeeded(store, flags);
+    try {
+      store?.close();
+    } catch {
+      // The put, if any, already committed.
+    }
+  }
+}
+
 export async function hookEvent(
   command: Extract<Command, { name: "hook" }>,
   config: Config,
@@ -88,31 +123,16 @@ export async function hookEvent(
   deadline: number,
   argv: readonly string[],
 ): Promise<HookAnswer> {
-  let store: ReturnType<typeof openHookStore> | undefined;
   try {
     const session = sessionOf(text);
-    const ctx = hookContext(
-      config,
-      deadline,
-      () => {
-        store ??= openHookStore(config, deadline);
-        return store;
-      },
-      { host: command.host, ...(session ? { session } : {}) },
-    );
-    // Gemini's stand-ins go to its project temp directory, the one place its read_file reads unwrapped.
-    const run = await runHook(command.host, text, ctx, { tempRoot: join(config.hooks.geminiDir, "tmp") });
-    if (run.stdout !== "" && Date.now() > deadline) return { stdout: "", reason: "deadline" };
-    return { stdout: run.stdout, reason: run.reason };
+    const journal = { host: command.host, ...(session ? { session } : {}) };
+    return await withHookContext(config, deadline, journal, globalFlags(argv, "hook", 1), async (ctx) => {
+      // Gemini's stand-ins go to its project temp directory, the one place its read_file reads unwrapped.
+      const run = await runHook(command.host, text, ctx, { tempRoot: join(config.hooks.geminiDir, "tmp") });
+      if (run.stdout !== "" && Date.now() > deadline) return { stdout: "", reason: "deadline" };
+      return { stdout: run.stdout, reason: run.reason };
+    });
   } catch (err) {
     return { stdout: "", reason: `internal_error: ${err instanceof Error ? err.message : String(err)}` };
-  } finally {
-    // Queued originals need a sender, and may not have one.
-    startSenderIfNeeded(store, globalFlags(argv, "hook", 1));
-    try {
-      store?.close();
-    } catch {
-      // The put, if any, already committed.
-    }
   }
 }

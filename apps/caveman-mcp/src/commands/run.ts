@@ -19,7 +19,7 @@ import { spawn } from "node:child_process";
 import { constants } from "node:os";
 import { keepCommandOutput } from "@caveman/hooks";
 import type { Config } from "../config.js";
-import { hookContext, openHookStore } from "./hook.js";
+import { withHookContext } from "./hook.js";
 import type { Io } from "./io.js";
 
 export interface RunCommand {
@@ -134,27 +134,16 @@ async function standIn(text: string, cmd: string, config: Config | undefined): P
   const settings = config.hooks.settings;
   if (!settings.enabled || text.length < settings.floorTokens) return null;
   const deadline = Date.now() + settings.budgetMs;
-  let store: ReturnType<typeof openHookStore> | undefined;
+  // This process's global flags (those before `run`), for the sender of queued originals.
+  const at = process.argv.indexOf("run", 2);
+  const flags = at < 0 ? [] : process.argv.slice(2, at);
   try {
-    const ctx = hookContext(
-      config,
-      deadline,
-      () => {
-        store ??= openHookStore(config, deadline);
-        return store;
-      },
-      { host: "claude-code" },
+    const r = await withHookContext(config, deadline, { host: "claude-code" }, flags, (ctx) =>
+      keepCommandOutput(text, cmd, ctx),
     );
-    const r = await keepCommandOutput(text, cmd, ctx);
     return "pass" in r || Date.now() > deadline ? null : r.text;
   } catch {
     return null;
-  } finally {
-    try {
-      store?.close();
-    } catch {
-      // The put, if any, already committed.
-    }
   }
 }
 
