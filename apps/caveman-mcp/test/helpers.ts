@@ -36,6 +36,9 @@ export function sandbox(): Sandbox {
     // production 4 s engine deadline would turn it into a pass-through (a test of the deadline
     // passes --engine-timeout-ms, which wins over this).
     CAVEMAN_ENGINE_TIMEOUT_MS: "120000",
+    // Node 22+ keeps the binary's compile cache under the user's cache directory: outside HOME, so
+    // a test that snapshots HOME sees only what the command under test wrote there.
+    XDG_CACHE_HOME: join(base, "cache"),
   };
   return { base, root, chipDir, db, env };
 }
