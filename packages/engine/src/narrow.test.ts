@@ -37,6 +37,21 @@ describe("narrow: a search reads like grep -n -C1", () => {
     expect(v.output).toContain("lines ranked by its words");
   });
 
+  it("ranks only lines holding half the query's words, so a pasted line no line holds costs one marker", () => {
+    const grep = Array.from(
+      { length: 300 },
+      (_, i) => `src/m${i}.ts:${i + 1}:export function f${i}(text: string, n: number): string {`,
+    ).join("\n");
+    const v = narrow(
+      grep,
+      "export function foldLines(text: string, ctx: KindContext): Candidate | PassReason {",
+    );
+    expect(v.output).toBe("[caveman: lines 1-300 skipped; none matched the query]");
+    const near = narrow(grep, "export function f7(text: string, ctx: KindContext)");
+    expect(near.output).toContain("lines ranked by its words");
+    expect(near.output).toContain(":export function f7(text: string");
+  });
+
   it("runs a /regex/ with flags, linear in time whatever the pattern", () => {
     const v = narrow(LOG, "/error .* order \\d+$/i");
     expect(v).toMatchObject({ matches: 1 });

@@ -15,6 +15,13 @@ export const HOST_PREVIEW_TOKENS = 700;
 /** Bash output (stdout and stderr together) over this many characters is persisted (2.1.328). */
 export const BASH_PERSIST_CHARS = 30_000;
 
+/**
+ * Grep's result over this many characters is persisted with the same preview: the tool's
+ * `maxResultSizeChars` in the CLI's bundle (2.1.328 and 2.1.333). The session bench's Grep call
+ * reached the baseline model as a 570-token preview, and our 1,500-token budget lost to it.
+ */
+export const GREP_PERSIST_CHARS = 20_000;
+
 // Read is cut by size, not only by lines: in 2.1.328 a 3,003-line JSON file (17K tokens) came
 // whole, and a 9,003-line one (52K tokens) as its first 4,746 lines (host tier, failing.test.ts).
 
@@ -29,6 +36,11 @@ function tokensAtLeast(chars: number): number {
 /** The budget of a Bash output of `chars` characters (stdout and stderr together). */
 export function bashBudget(chars: number, persisted: boolean, budgetTokens: number): number {
   return persisted || chars > BASH_PERSIST_CHARS ? Math.min(HOST_PREVIEW_TOKENS, budgetTokens) : budgetTokens;
+}
+
+/** The budget of a Grep result (content mode) of `chars` characters. */
+export function grepBudget(chars: number, budgetTokens: number): number {
+  return chars > GREP_PERSIST_CHARS ? Math.min(HOST_PREVIEW_TOKENS, budgetTokens) : budgetTokens;
 }
 
 /** The budget of a Read that the host cut (line cap) or returned whole. */

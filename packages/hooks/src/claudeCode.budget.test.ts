@@ -8,10 +8,25 @@ import { openMemoryStore, originalText } from "@caveman/ccr-store";
 import { countTokens } from "@caveman/engine";
 import { parseKeptHeader } from "@caveman/keep";
 import { describe, expect, it } from "vitest";
-import { BASH_PERSIST_CHARS, bashBudget, HOST_PREVIEW_TOKENS, mcpBudget, splitBudget } from "./budget.js";
+import {
+  BASH_PERSIST_CHARS,
+  bashBudget,
+  GREP_PERSIST_CHARS,
+  grepBudget,
+  HOST_PREVIEW_TOKENS,
+  mcpBudget,
+  splitBudget,
+} from "./budget.js";
 import { claudeCodePostToolUse } from "./claudeCode.js";
 import { bashEvent, handleIn, updated } from "./claudeCode.test-helpers.js";
-import { bigJson, bigLog, failingPytest, memoryContext, sourceCode } from "./samples.test-helpers.js";
+import {
+  bigGrep,
+  bigJson,
+  bigLog,
+  failingPytest,
+  memoryContext,
+  sourceCode,
+} from "./samples.test-helpers.js";
 
 const tmp = () => realpathSync(mkdtempSync(join(tmpdir(), "hooks-budget-")));
 
@@ -83,7 +98,27 @@ describe("budgets from what the host would show", () => {
     expect(countTokens(out)).toBeLessThanOrEqual(HOST_PREVIEW_TOKENS);
   });
 
+  it("a Grep result the host would save to a file costs no more than the preview", async () => {
+    const c = memoryContext();
+    const content = bigGrep(1200);
+    expect(content.length).toBeGreaterThan(GREP_PERSIST_CHARS);
+    const ev = {
+      tool_name: "Grep",
+      tool_input: { pattern: "useHandler", output_mode: "content" },
+      tool_response: { mode: "content", numFiles: 30, filenames: [], content, numLines: 1200 },
+    };
+    const d = await claudeCodePostToolUse(ev, c);
+    if ("pass" in d) throw new Error(d.pass);
+    const out = (d.output.hookSpecificOutput as { updatedToolOutput: { content: string } }).updatedToolOutput
+      .content;
+    expect(countTokens(out)).toBeLessThanOrEqual(HOST_PREVIEW_TOKENS);
+    const rec = c.ccr.get(handleIn(out));
+    expect(rec && originalText(rec)).toBe(content);
+  });
+
   it("picks the preview's budget exactly where the host would persist, and splits one budget by length", () => {
+    expect(grepBudget(GREP_PERSIST_CHARS, 1500)).toBe(1500);
+    expect(grepBudget(GREP_PERSIST_CHARS + 1, 1500)).toBe(HOST_PREVIEW_TOKENS);
     expect(bashBudget(BASH_PERSIST_CHARS, false, 1500)).toBe(1500);
     expect(bashBudget(BASH_PERSIST_CHARS + 1, false, 1500)).toBe(HOST_PREVIEW_TOKENS);
     expect(bashBudget(10, true, 1500)).toBe(HOST_PREVIEW_TOKENS);
@@ -144,13 +179,9 @@ describe("Read of a data file the host cut at 2,000 lines", () => {
     expect(originalText(inCwd.ccr.get(handleIn(content))!)).toBe(nd);
     const outside = memoryContext();
     const d = await claudeCodePostToolUse(readEvent(path, shown, 3000), outside);
-    console.log("OUTSIDE", JSON.stringify(d).slice(0, 300));
-    if (!("pass" in d)) {
-      const text = (d.output.hookSpecificOutput as { updatedToolOutput: { file: { content: string } } })
-        .updatedToolOutput.file.content;
-      expect(originalText(outside.ccr.get(handleIn(text))!)).toBe(shown);
-      expect(text).not.toContain("Read had returned");
-    }
+    const text = readContent(d);
+    expect(originalText(outside.ccr.get(handleIn(text))!)).toBe(shown);
+    expect(text).not.toContain("Read had returned");
   });
 
   it("a Read the model limited, or of code, is never widened", async () => {

@@ -9,7 +9,14 @@
 //   MCP tools (unchecked): a string, or an array of text blocks.
 
 import { readCutNote } from "@caveman/keep/note";
-import { bashBudget, MCP_MAX_OUTPUT_TOKENS, mcpBudget, readBudget, splitBudget } from "./budget.js";
+import {
+  bashBudget,
+  grepBudget,
+  MCP_MAX_OUTPUT_TOKENS,
+  mcpBudget,
+  readBudget,
+  splitBudget,
+} from "./budget.js";
 import { type HookDecision, isObj, mcpTexts, type Obj, openEvent } from "./event.js";
 import { wholeDataFile } from "./fullRead.js";
 import { readPersisted } from "./persisted.js";
@@ -179,7 +186,7 @@ async function grep(input: Obj, response: Obj, ctx: HookContext): Promise<HookDe
       hint: "grep",
       producer: `Grep: ${str(input.pattern) ?? ""}`,
       source: "output",
-      budget: ctx.settings.budgetTokens,
+      budget: grepBudget(content.length, ctx.settings.budgetTokens),
     },
     ctx,
   );

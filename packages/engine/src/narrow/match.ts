@@ -1,13 +1,13 @@
 // Which lines of an original a search matches, tried the way people mean a query: the text as
 // written (case-insensitive, across lines when the query has several), then a pasted view's
-// text, then lines holding every word of it, then the lines BM25 ranks best by its words. A
-// `/regex/` runs on RE2JS, whose matching is linear in the line's length whatever the pattern
-// (a backtracking engine takes exponential time on `(a+)+$`); a pattern RE2 cannot run
-// (lookaround, backreferences) is searched as text and the result says so.
+// text, then lines holding every word of it, then the lines BM25 ranks best among those holding
+// at least half its words. A `/regex/` runs on RE2JS, whose matching is linear in the line's
+// length whatever the pattern (a backtracking engine takes exponential time on `(a+)+$`); a
+// pattern RE2 cannot run (lookaround, backreferences) is searched as text and the result says so.
 import { RE2JS } from "re2js";
 import { tick } from "../work.js";
 import { unpasteView } from "./query.js";
-import { queryWords, rankUnits } from "./rank.js";
+import { queryWords, rankUnits, termsHeld } from "./rank.js";
 
 type MatchMode = "text" | "words" | "ranked" | "regex";
 
@@ -137,11 +137,15 @@ export function matchLines(
       locate,
       fact: refused ?? "no line holds the text as written; lines with all its words",
     };
+  // A ranked line must hold at least half the query's words. A pasted line of code shares
+  // `export function string` with hundreds of lines; ranking those filled a 400-token retrieve
+  // with noise where the grep an agent runs instead returns nothing (session bench, Grep call).
+  const need = Math.ceil(words.length / 2);
   const ranked = rankUnits(
     lines.map((text) => ({ text })),
     query,
     RANKED_MAX,
-  );
+  ).filter((i) => termsHeld(lower[i]!, words) >= need);
   const fact =
     ranked.length > 0 ? "no line holds the text or all its words; lines ranked by its words" : undefined;
   return { mode: "ranked", hits: ranked, locate, ...(refused || fact ? { fact: refused ?? fact } : {}) };

@@ -53,6 +53,14 @@ function countTerms(text: string, terms: readonly string[], tf: Float64Array): n
   return words;
 }
 
+/** How many of `terms` a word of `text` equals or starts with (how rankUnits scores a match). */
+export function termsHeld(text: string, terms: readonly string[]): number {
+  const held = new Set<number>();
+  for (const m of text.toLowerCase().matchAll(WORD))
+    for (let t = 0; t < terms.length; t++) if (m[0].startsWith(terms[t]!)) held.add(t);
+  return held.size;
+}
+
 /** Indices of the best `limit` units for `query` (best first; ties by position). */
 export function rankUnits(units: readonly Rankable[], query: string, limit: number): number[] {
   const terms = queryWords(query);
