@@ -1,14 +1,14 @@
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { tempDir } from "@caveman/test-kit";
 import { describe, expect, it } from "vitest";
 import { usableRoots } from "./clientRoots.js";
 
 const uri = (dir: string) => ({ uri: pathToFileURL(dir).href });
 
 describe("usableRoots: which client roots may confine the edit tools", () => {
-  const base = realpathSync(mkdtempSync(join(tmpdir(), "caveman-client-roots-")));
+  const base = tempDir("caveman-client-roots-");
   const home = join(base, "home");
   const project = join(home, "project");
   mkdirSync(project, { recursive: true });

@@ -1,12 +1,13 @@
-import { mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_ENGINE_TIMEOUT_MS as SERVER_DEFAULT } from "@caveman/mcp-server";
+import { tempDir } from "@caveman/test-kit";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_ENGINE_TIMEOUT_MS, loadConfig } from "./config.js";
 import { ConfigError } from "./errors.js";
 
-const home = realpathSync(mkdtempSync(join(tmpdir(), "caveman-config-")));
+const home = tempDir("caveman-config-");
 const base = { cwd: home, homedir: home, platform: "linux" };
 
 describe("loadConfig", () => {
@@ -67,8 +68,8 @@ describe("loadConfig", () => {
   });
 
   it("reads roots from CAVEMAN_ROOTS as a path list and --root as a repeatable flag", () => {
-    const a = mkdtempSync(join(home, "a-"));
-    const b = mkdtempSync(join(home, "b-"));
+    const a = tempDir("caveman-config-a-");
+    const b = tempDir("caveman-config-b-");
     expect(loadConfig({ ...base, argv: [], env: { CAVEMAN_ROOTS: `${a}:${b}` } }).config.roots).toEqual([
       a,
       b,
@@ -133,7 +134,7 @@ describe("loadConfig", () => {
   });
 
   it("refuses the file system root or the home directory as an implicit edit root, not an explicit one", () => {
-    const project = realpathSync(mkdtempSync(join(tmpdir(), "caveman-project-")));
+    const project = tempDir("caveman-project-");
     const refusal = (cwd: string, argv: string[] = [], env: Record<string, string> = {}) =>
       loadConfig({ ...base, cwd, argv, env }).config.implicitRootRefusal;
     expect(refusal(home)).toMatch(/refusing to use .* your home directory.*--root DIR \(or CAVEMAN_ROOTS\)/);
@@ -145,7 +146,7 @@ describe("loadConfig", () => {
   });
 
   it("refuses the home directory also when HOME names it through a symlink", () => {
-    const link = join(realpathSync(mkdtempSync(join(tmpdir(), "caveman-link-"))), "home");
+    const link = join(tempDir("caveman-link-"), "home");
     symlinkSync(home, link);
     const config = loadConfig({ ...base, homedir: link, cwd: home, argv: [], env: {} }).config;
     expect(config.implicitRootRefusal).toMatch(/your home directory.*--root DIR/);

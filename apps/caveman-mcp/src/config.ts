@@ -6,30 +6,22 @@
 // whitespace means unset (config/env.ts).
 import { realpathSync } from "node:fs";
 import { homedir as osHomedir, tmpdir as osTmpdir } from "node:os";
-import { delimiter, parse, resolve } from "node:path";
+import { parse, resolve } from "node:path";
 // Types only: the server's package loads the engine, and configuration is read before any command
 // (a hook that passes must not load it). The default budget is restated below, kept equal by a test.
 import type { ToolFamily } from "@caveman/mcp-server";
 import { type Command, parseArgs } from "./args.js";
 import { type Environment, SettingReader, type SettingSource } from "./config/env.js";
 import { type HooksConfig, hooksConfig } from "./config/hooks.js";
-import {
-  numericDefault,
-  setting,
-  settingLabel,
-  settingSource,
-  type ValueSettingKey,
-} from "./config/settings.js";
+import { numericDefault, setting, type ValueSettingKey } from "./config/settings.js";
 import {
   chipDirectory,
-  nativeBinding,
   type StoreLocation,
   storeLocation,
   type TeamSettings,
   teamStore,
 } from "./config/store.js";
-import { byteSize, checkDir, expandHome, positiveInt } from "./config/values.js";
-import { ConfigError } from "./errors.js";
+import { parseSetting } from "./config/values.js";
 
 export type { HooksConfig } from "./config/hooks.js";
 
@@ -77,21 +69,21 @@ export function loadConfig(input: ConfigInput): { command: Command; config: Conf
   const { command, flags } = parseArgs(input.argv);
   const settings = new SettingReader(env);
   const { sources } = settings;
-  const pick = settings.pick.bind(settings);
-  // A flagged setting by its key: the flag's value, else the table's variable.
-  const fromTable = (key: Exclude<ValueSettingKey, "roots">) => pick(key, flags[key], setting(key).env);
+  // A flagged setting by its key: the flag's value, else the table's variable, parsed by its row.
+  const read = <K extends Exclude<ValueSettingKey, "roots">>(key: K) => {
+    const raw = settings.pick(key, flags[key], setting(key).env);
+    return parseSetting(key, raw, { cwd, home, fromFlag: sources[key] === "flag" });
+  };
 
-  const rootsRaw =
-    flags.roots.length > 0
-      ? flags.roots
-      : (pick("roots", undefined, setting("roots").env)?.split(delimiter) ?? []);
-  if (flags.roots.length > 0) sources.roots = "flag";
-  const roots = (
-    rootsRaw.filter((r) => r.trim() !== "").length ? rootsRaw.filter((r) => r.trim() !== "") : [cwd]
-  ).map((r) => checkDir(resolve(cwd, expandHome(r, home)), settingSource("roots", flags.roots.length > 0)));
+  const rootFlags = flags.roots.length > 0;
+  const roots = parseSetting(
+    "roots",
+    rootFlags ? flags.roots : settings.pick("roots", undefined, setting("roots").env),
+    { cwd, home, fromFlag: rootFlags },
+  );
+  if (rootFlags) sources.roots = "flag";
 
-  const familiesRaw = fromTable("families") ?? "compress,edit";
-  const families = parseFamilies(familiesRaw, settingSource("families", sources.families === "flag"));
+  const families = read("families");
 
   // Compared after symlinks: HOME may name the directory the working directory reaches another way.
   const realCwd = realOrSame(resolve(cwd));
@@ -109,28 +101,19 @@ export function loadConfig(input: ConfigInput): { command: Command; config: Conf
     tmpdir: osTmpdir(),
   });
 
-  const chipMax = positiveInt(fromTable("chipMax"), numericDefault("chipMax"), settingLabel("chipMax"));
-  const ttlRaw = fromTable("chipTtl");
-  const chipTtlMs =
-    ttlRaw === undefined ? undefined : positiveInt(ttlRaw, 0, settingLabel("chipTtl"), MAX_TTL_S) * 1000;
-  const maxInboundBytes = byteSize(
-    fromTable("maxInboundBytes"),
-    numericDefault("maxInboundBytes"),
-    settingLabel("maxInboundBytes"),
+  const chipMax = read("chipMax");
+  const chipTtlS = read("chipTtl");
+  const chipTtlMs = chipTtlS === undefined ? undefined : chipTtlS * 1000;
+  const maxInboundBytes = read("maxInboundBytes");
+  const maxResultBytes = read("maxResultBytes");
+  const engineTimeoutMs = read("engineTimeoutMs");
+  // An existing absolute file; whether it loads is the store's to find out.
+  const sqliteBinding = parseSetting(
+    "sqliteBinding",
+    settings.pick("sqliteBinding", undefined, setting("sqliteBinding").env),
+    { cwd, home },
   );
-  const maxResultBytes = byteSize(
-    fromTable("maxResultBytes"),
-    numericDefault("maxResultBytes"),
-    settingLabel("maxResultBytes"),
-  );
-  const engineTimeoutMs = positiveInt(
-    fromTable("engineTimeoutMs"),
-    numericDefault("engineTimeoutMs"),
-    settingLabel("engineTimeoutMs"),
-    MAX_ENGINE_TIMEOUT_MS,
-  );
-  const sqliteBinding = nativeBinding(pick("sqliteBinding", undefined, setting("sqliteBinding").env));
-  const team = teamStore(flags, settings);
+  const team = teamStore(flags, settings, { cwd, home });
   return {
     command,
     config: {
@@ -161,25 +144,5 @@ function realOrSame(path: string): string {
   }
 }
 
-function parseFamilies(raw: string, source: string): ToolFamily[] {
-  const parts = raw
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const out: ToolFamily[] = [];
-  for (const p of parts) {
-    if (p !== "compress" && p !== "edit" && p !== "retrieve")
-      throw new ConfigError(`${source}: unknown tool family "${p}" (use compress, retrieve, edit)`);
-    if (!out.includes(p)) out.push(p);
-  }
-  if (out.length === 0)
-    throw new ConfigError(`${source}: name at least one tool family (compress, retrieve, edit)`);
-  return out;
-}
-
-/** Longest chip TTL: ten years, far inside the millisecond range the chip store accepts. */
-const MAX_TTL_S = 10 * 365 * 24 * 3600;
 /** The engine budget per call when none is set: @caveman/mcp-server's DEFAULT_ENGINE_TIMEOUT_MS. */
 export const DEFAULT_ENGINE_TIMEOUT_MS = numericDefault("engineTimeoutMs");
-/** Longest engine budget: ten minutes (times eight for the largest inputs). */
-const MAX_ENGINE_TIMEOUT_MS = 600_000;

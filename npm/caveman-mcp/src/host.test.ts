@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { tempDir } from "@caveman/test-kit";
 import { describe, expect, it } from "vitest";
 import { findPackageDir, gatherHost, gatherInput, gatherLibcEvidence } from "./host.js";
 import { detectLibc } from "./libc.js";
@@ -15,7 +15,7 @@ function pkg(dir: string, name: string): string {
 
 describe("findPackageDir", () => {
   it("finds a package hoisted beside the launcher (npm layout)", () => {
-    const root = mkdtempSync(join(tmpdir(), "cm-find-"));
+    const root = tempDir("cm-find-");
     const launcher = pkg(join(root, "node_modules", "caveman-mcp"), "caveman-mcp");
     const platform = pkg(
       join(root, "node_modules", "@caveman-mcp", "linux-x64-gnu"),
@@ -25,7 +25,7 @@ describe("findPackageDir", () => {
   });
 
   it("prefers a nested copy under the launcher's own node_modules", () => {
-    const root = mkdtempSync(join(tmpdir(), "cm-find-"));
+    const root = tempDir("cm-find-");
     const launcher = pkg(join(root, "node_modules", "caveman-mcp"), "caveman-mcp");
     pkg(join(root, "node_modules", "@caveman-mcp", "x"), "@caveman-mcp/x");
     const nested = pkg(join(launcher, "node_modules", "@caveman-mcp", "x"), "@caveman-mcp/x");
@@ -33,7 +33,7 @@ describe("findPackageDir", () => {
   });
 
   it("finds siblings in pnpm's virtual store through symlinks", () => {
-    const root = mkdtempSync(join(tmpdir(), "cm-find-"));
+    const root = tempDir("cm-find-");
     const store = join(root, "node_modules", ".pnpm", "caveman-mcp@0.1.0", "node_modules");
     const launcher = pkg(join(store, "caveman-mcp"), "caveman-mcp");
     const real = pkg(
@@ -46,9 +46,9 @@ describe("findPackageDir", () => {
   });
 
   it("ignores NODE_PATH and anything not on the walk up from the launcher", () => {
-    const elsewhere = mkdtempSync(join(tmpdir(), "cm-find-"));
+    const elsewhere = tempDir("cm-find-");
     pkg(join(elsewhere, "@caveman-mcp", "linux-x64-gnu"), "@caveman-mcp/linux-x64-gnu");
-    const root = mkdtempSync(join(tmpdir(), "cm-find-"));
+    const root = tempDir("cm-find-");
     const launcher = pkg(join(root, "node_modules", "caveman-mcp"), "caveman-mcp");
     const saved = process.env.NODE_PATH;
     process.env.NODE_PATH = elsewhere;
@@ -60,7 +60,7 @@ describe("findPackageDir", () => {
   });
 
   it("treats a directory without package.json as not installed", () => {
-    const root = mkdtempSync(join(tmpdir(), "cm-find-"));
+    const root = tempDir("cm-find-");
     mkdirSync(join(root, "node_modules", "@caveman-mcp", "half"), { recursive: true });
     expect(findPackageDir(root, "@caveman-mcp/half")).toBeNull();
   });
@@ -68,7 +68,7 @@ describe("findPackageDir", () => {
 
 describe("gatherLibcEvidence", () => {
   it("reads all of a musl ldd, whose only mention of musl lies far past its start", () => {
-    const root = mkdtempSync(join(tmpdir(), "cm-libc-"));
+    const root = tempDir("cm-libc-");
     // The shape of Alpine's /usr/bin/ldd: the ~700 KB musl loader, "musl" near its end.
     const loader = Buffer.alloc(700_000, 0);
     loader.write("\x7fELF", 0, "latin1");
@@ -81,7 +81,7 @@ describe("gatherLibcEvidence", () => {
   });
 
   it("never blocks on an ldd that is a FIFO, and reads nothing from a directory", () => {
-    const root = mkdtempSync(join(tmpdir(), "cm-libc-"));
+    const root = tempDir("cm-libc-");
     execFileSync("mkfifo", [join(root, "ldd")]);
     const fifo = gatherLibcEvidence({ ldd: join(root, "ldd"), lib: join(root, "nope") }, "linux");
     expect(fifo.lddText).toBeUndefined();
@@ -97,7 +97,7 @@ describe("gatherLibcEvidence", () => {
 
 describe("gatherInput", () => {
   it("reads only the override variable from the environment it is given", () => {
-    const root = mkdtempSync(join(tmpdir(), "cm-gather-"));
+    const root = tempDir("cm-gather-");
     const launcher = pkg(join(root, "node_modules", "caveman-mcp"), "caveman-mcp");
     const input = gatherInput(join(launcher, "dist", "cli.js"), { CAVEMAN_MCP_BINARY: "/x" });
     expect(input.override).toBe("/x");
@@ -111,7 +111,7 @@ describe("gatherInput", () => {
   });
 
   it("lists every platform package beside the launcher, of any OS", () => {
-    const root = mkdtempSync(join(tmpdir(), "cm-gather-"));
+    const root = tempDir("cm-gather-");
     const launcher = pkg(join(root, "node_modules", "caveman-mcp"), "caveman-mcp");
     pkg(join(root, "node_modules", "@caveman-mcp", "darwin-arm64"), "@caveman-mcp/darwin-arm64");
     pkg(join(root, "node_modules", "@caveman-mcp", "win32-x64"), "@caveman-mcp/win32-x64");
@@ -125,7 +125,7 @@ describe("the ordinary better-sqlite3 probe", () => {
   const real = findPackageDir(appDir, "better-sqlite3");
 
   function launcherWith(buildInfo: object | null): { root: string; cli: string } {
-    const root = mkdtempSync(join(tmpdir(), "cm-sqlite-"));
+    const root = tempDir("cm-sqlite-");
     const launcher = pkg(join(root, "node_modules", "caveman-mcp"), "caveman-mcp");
     mkdirSync(join(launcher, "dist", "portable"), { recursive: true });
     if (buildInfo !== null)

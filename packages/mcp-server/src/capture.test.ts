@@ -1,21 +1,13 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openChipStore } from "@caveman/chip-store";
+import { tempDir } from "@caveman/test-kit";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { FailureCapture } from "./capture.js";
 import { silentLogger } from "./logger.js";
 
-const made: string[] = [];
-afterAll(() => {
-  for (const d of made) rmSync(d, { recursive: true, force: true });
-});
-
 function store() {
-  const dir = mkdtempSync(join(tmpdir(), "caveman-capture-"));
-  made.push(dir);
-  return openChipStore({ dir: join(dir, "chips") });
+  return openChipStore({ dir: join(tempDir("caveman-capture-"), "chips") });
 }
 
 const errResult = (text: string) =>

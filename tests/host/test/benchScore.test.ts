@@ -1,9 +1,9 @@
 // The session bench's pure helpers (tests/host/bench/score.ts): what counts as a fact seen, what
 // the host did to an output, the follow-up an agent writes, the token count and the table.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { tempDir } from "@caveman/test-kit";
 import { describe, expect, it } from "vitest";
 import {
   type CallScore,
@@ -68,21 +68,17 @@ describe("the session bench's scoring", () => {
   });
 
   it("writes a grep follow-up that finds a fact with quotes and shell characters, byte for byte", () => {
-    const dir = mkdtempSync(join(tmpdir(), "bench-score-"));
-    try {
-      const fact = `it's $HOME \`x\` "q" !a`;
-      const file = join(dir, "out.txt");
-      writeFileSync(file, `noise\n${fact}\nmore\n`);
-      const run = (cmd: string) => execFileSync("bash", ["-c", cmd], { encoding: "utf8" });
-      expect(run(grepFollowUp(fact, { file }))).toBe(`${fact}\n`);
-      expect(run(grepFollowUp(fact, { saved: file, file: "/nope" }))).toBe(`${fact}\n`);
-      expect(run(grepFollowUp(fact, { command: `cat ${file}` }))).toBe(`${fact}\n`);
-      const json = join(dir, "mcp.txt");
-      writeFileSync(json, JSON.stringify({ content: `a\n${fact}\nb` }));
-      expect(run(grepFollowUp(fact, { saved: json, json: true }))).toBe(`${fact}\n`);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const dir = tempDir("bench-score-");
+    const fact = `it's $HOME \`x\` "q" !a`;
+    const file = join(dir, "out.txt");
+    writeFileSync(file, `noise\n${fact}\nmore\n`);
+    const run = (cmd: string) => execFileSync("bash", ["-c", cmd], { encoding: "utf8" });
+    expect(run(grepFollowUp(fact, { file }))).toBe(`${fact}\n`);
+    expect(run(grepFollowUp(fact, { saved: file, file: "/nope" }))).toBe(`${fact}\n`);
+    expect(run(grepFollowUp(fact, { command: `cat ${file}` }))).toBe(`${fact}\n`);
+    const json = join(dir, "mcp.txt");
+    writeFileSync(json, JSON.stringify({ content: `a\n${fact}\nb` }));
+    expect(run(grepFollowUp(fact, { saved: json, json: true }))).toBe(`${fact}\n`);
   });
 
   it("sums a mode and takes medians", () => {

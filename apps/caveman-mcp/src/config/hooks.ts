@@ -11,8 +11,8 @@ import {
   parseHookSettings,
 } from "@caveman/hooks";
 import { type Environment, envValue } from "./env.js";
-import { setting, settingLabel } from "./settings.js";
-import { expandHome, positiveInt } from "./values.js";
+import { setting } from "./settings.js";
+import { expandHome, parseSetting } from "./values.js";
 
 export interface HooksConfig {
   settings: HookSettings;
@@ -54,7 +54,10 @@ export function hooksConfig(env: Environment, home: string, cwd: string): HooksC
   // Hook-side values are trimmed (they are words and numbers, or paths typed into a shell profile).
   const set = (k: string) => envValue(env, k)?.trim();
   const cavemanHome = resolve(cwd, expandHome(set("CAVEMAN_HOME") ?? "~/.caveman", home));
-  const file = resolve(cwd, expandHome(set(setting("hookConfig").env) ?? `${cavemanHome}/hooks.json`, home));
+  const where = { cwd, home };
+  const file =
+    parseSetting("hookConfig", set(setting("hookConfig").env), where) ??
+    resolve(cwd, `${cavemanHome}/hooks.json`);
   let settings: HookSettings = { ...DEFAULT_HOOK_SETTINGS };
   let fileFound = false;
   let settingsError: string | undefined;
@@ -73,23 +76,21 @@ export function hooksConfig(env: Environment, home: string, cwd: string): HooksC
             : `not JSON (${(err as Error).message})`
       }`;
   }
-  const off = set(setting("hook").env);
-  if (off !== undefined) {
-    if (/^(off|0|false|no)$/i.test(off)) settings.enabled = false;
-    else if (/^(on|1|true|yes)$/i.test(off)) settings.enabled = true;
-    else settingsError ??= `CAVEMAN_HOOK: "${off}" is not on or off`;
+  try {
+    const on = parseSetting("hook", set(setting("hook").env), where);
+    if (on !== undefined) settings.enabled = on;
+  } catch (err) {
+    settingsError ??= (err as Error).message;
   }
-  const floor = set(setting("hookFloor").env);
-  if (floor !== undefined) {
-    try {
-      settings.floorTokens = positiveInt(floor, 0, settingLabel("hookFloor"), 10_000_000);
-    } catch (err) {
-      settingsError ??= (err as Error).message;
-    }
+  try {
+    const floor = parseSetting("hookFloor", set(setting("hookFloor").env), where);
+    if (floor !== undefined) settings.floorTokens = floor;
+  } catch (err) {
+    settingsError ??= (err as Error).message;
   }
   if (settingsError) settings.enabled = false;
-  const claudeConfigDir = set(setting("claudeConfigDir").env);
-  const claudeDir = resolve(cwd, expandHome(claudeConfigDir ?? "~/.claude", home));
+  const claudeConfigDir = parseSetting("claudeConfigDir", set(setting("claudeConfigDir").env), where);
+  const claudeDir = claudeConfigDir ?? resolve(cwd, expandHome("~/.claude", home));
   return {
     settings,
     file,

@@ -1,13 +1,12 @@
 // Where originals and chips live, from flags and variables, through loadConfig: the store table
 // that used to live in ccr-store, and the one rule for blank values, checked on every path variable.
-import { mkdtempSync, realpathSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { tempDir } from "@caveman/test-kit";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../config.js";
 import { ConfigError } from "../errors.js";
 
-const home = realpathSync(mkdtempSync(join(tmpdir(), "caveman-store-config-")));
+const home = tempDir("caveman-store-config-");
 const load = (env: Record<string, string>, argv: string[] = []) =>
   loadConfig({ argv, env, cwd: home, homedir: home, platform: "linux" }).config;
 

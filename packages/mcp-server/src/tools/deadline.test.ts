@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { openMemoryStore } from "@caveman/ccr-store";
+import { tempDir } from "@caveman/test-kit";
 import { afterEach, describe, expect, it } from "vitest";
 import { silentLogger } from "../logger.js";
 import { ToolRegistry } from "../registry.js";
@@ -68,7 +68,7 @@ describe("engine calls past their deadline", () => {
     timeout: 60_000,
   }, async () => {
     // A worker that never answers stands for an input the engine is slow on, whatever its speed.
-    const file = join(mkdtempSync(join(tmpdir(), "cm-spin-")), "spin.mjs");
+    const file = join(tempDir("cm-spin-"), "spin.mjs");
     writeFileSync(
       file,
       'import { parentPort } from "node:worker_threads";\nparentPort.on("message", () => { for (;;) {} });\nparentPort.postMessage({ ready: true });\n',

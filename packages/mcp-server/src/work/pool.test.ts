@@ -1,8 +1,9 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { compress } from "@caveman/engine";
+import { tempDir } from "@caveman/test-kit";
 import { afterEach, describe, expect, it } from "vitest";
 import { engineBudgetMs } from "./engine.js";
 import { outputOf } from "./jobs.js";
@@ -23,7 +24,7 @@ afterEach(async () => {
 
 /** A worker script of our own, for behaviours the real engine never shows (crashes, hangs). */
 function scriptWorker(body: string): URL {
-  const file = join(mkdtempSync(join(tmpdir(), "cm-worker-")), "w.mjs");
+  const file = join(tempDir("cm-worker-"), "w.mjs");
   writeFileSync(
     file,
     `import { parentPort } from "node:worker_threads";\nparentPort.on("message", (m) => { ${body} });\nparentPort.postMessage({ ready: true });\n`,
