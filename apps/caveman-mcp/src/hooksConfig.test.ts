@@ -1,11 +1,11 @@
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { tempDir } from "@caveman/test-kit";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "./config.js";
 
 const fresh = () => {
-  const home = realpathSync(mkdtempSync(join(tmpdir(), "caveman-hooks-config-")));
+  const home = tempDir("caveman-hooks-config-");
   return { cwd: home, homedir: home, platform: "linux", home };
 };
 

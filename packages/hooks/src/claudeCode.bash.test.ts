@@ -1,9 +1,9 @@
 // The Claude Code PostToolUse hook on Bash output: what it shrinks, what it passes, and what it
 // stores for recovery.
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openMemoryStore, originalText } from "@caveman/ccr-store";
+import { tempDir } from "@caveman/test-kit";
 import { describe, expect, it } from "vitest";
 import { claudeCodePostToolUse } from "./claudeCode.js";
 import { bashEvent, handleIn, updated } from "./claudeCode.test-helpers.js";
@@ -48,7 +48,7 @@ describe("Claude Code PostToolUse: Bash", () => {
   });
 
   it("reads a persisted output from its confined path and drops persistedOutputPath", async () => {
-    const dir = realpathSync(mkdtempSync(join(tmpdir(), "hooks-persist-")));
+    const dir = tempDir("hooks-persist-");
     const full = bigLog(4000);
     const path = join(dir, "toolu_1.txt");
     writeFileSync(path, full);
@@ -64,8 +64,8 @@ describe("Claude Code PostToolUse: Bash", () => {
   });
 
   it("refuses a persisted path outside the allowed roots, through a symlink, or not matching the cut", async () => {
-    const dir = realpathSync(mkdtempSync(join(tmpdir(), "hooks-persist-")));
-    const other = realpathSync(mkdtempSync(join(tmpdir(), "hooks-elsewhere-")));
+    const dir = tempDir("hooks-persist-");
+    const other = tempDir("hooks-elsewhere-");
     const full = bigLog(4000);
     writeFileSync(join(other, "secret.txt"), full);
     symlinkSync(join(other, "secret.txt"), join(dir, "link.txt"));

@@ -1,12 +1,12 @@
 // The token budget of every replacement: what the host would have shown sets it (a preview's cost
 // where Claude Code would persist the output, the setting elsewhere), and a data file Read cut
 // short is read whole from disk and compressed within the preview's budget.
-import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openMemoryStore, originalText } from "@caveman/ccr-store";
 import { countTokens } from "@caveman/engine";
 import { parseKeptHeader } from "@caveman/keep";
+import { tempDir } from "@caveman/test-kit";
 import { describe, expect, it } from "vitest";
 import {
   BASH_PERSIST_CHARS,
@@ -28,7 +28,7 @@ import {
   sourceCode,
 } from "./samples.test-helpers.js";
 
-const tmp = () => realpathSync(mkdtempSync(join(tmpdir(), "hooks-budget-")));
+const tmp = () => tempDir("hooks-budget-");
 
 function readEvent(path: string, content: string, totalLines: number, input: Record<string, unknown> = {}) {
   const numLines = content.split("\n").length;

@@ -1,27 +1,18 @@
 // Finding 9: the persisted-output reader reads only a regular file of ours under the host's own
 // folder, whatever is swapped in while it walks there.
 import { execFileSync, spawn } from "node:child_process";
-import { linkSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { tempDir } from "@caveman/test-kit";
+import { describe, expect, it } from "vitest";
 import { claudeCodePostToolUse } from "./claudeCode.js";
 import { readConfined, readPersisted } from "./persisted.js";
 import { bigLog, memoryContext } from "./samples.test-helpers.js";
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-function temp(prefix: string): string {
-  const d = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  dirs.push(d);
-  return d;
-}
-
 describe("readConfined", () => {
   it("reads a regular file under a root, given through the root's own spelling", () => {
-    const base = temp("confined-");
+    const base = tempDir("confined-");
     const root = join(base, "projects");
     mkdirSync(join(root, "p", "s", "tool-results"), { recursive: true });
     writeFileSync(join(root, "p", "s", "tool-results", "t.txt"), "whole output\n");
@@ -33,7 +24,7 @@ describe("readConfined", () => {
   });
 
   it("refuses what is not a regular file of ours under a root, without reading it", () => {
-    const base = temp("confined-");
+    const base = tempDir("confined-");
     const root = join(base, "projects");
     const outside = join(base, "outside");
     mkdirSync(join(root, "p"), { recursive: true });
@@ -62,7 +53,7 @@ describe("readConfined", () => {
   });
 
   it("never returns the outside file while a directory of the path is swapped for a symlink", async () => {
-    const base = temp("confined-race-");
+    const base = tempDir("confined-race-");
     const root = join(base, "projects");
     const results = join(root, "p", "tool-results");
     mkdirSync(results, { recursive: true });
@@ -103,7 +94,7 @@ describe("readConfined", () => {
 
 describe("the Bash adapter's persisted output", () => {
   it("is not taken on an empty cut: an empty stdout proves no file is the same output", async () => {
-    const root = temp("confined-cut-");
+    const root = tempDir("confined-cut-");
     const path = join(root, "any.txt");
     writeFileSync(path, bigLog(4000));
     const event = {
