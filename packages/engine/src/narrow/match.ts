@@ -7,7 +7,7 @@
 import { RE2JS } from "re2js";
 import { tick } from "../work.js";
 import { unpasteView } from "./query.js";
-import { queryWords, rankUnits, termsHeld } from "./rank.js";
+import { queryWords, rankUnits } from "./rank.js";
 
 type MatchMode = "text" | "words" | "ranked" | "regex";
 
@@ -137,15 +137,18 @@ export function matchLines(
       locate,
       fact: refused ?? "no line holds the text as written; lines with all its words",
     };
-  // A ranked line must hold at least half the query's words. A pasted line of code shares
-  // `export function string` with hundreds of lines; ranking those filled a 400-token retrieve
-  // with noise where the grep an agent runs instead returns nothing (session bench, Grep call).
-  const need = Math.ceil(words.length / 2);
+  // A ranked line must hold at least half the words of one line of the query. A pasted line of
+  // code shares `export function string` with hundreds of lines; ranking those filled a 400-token
+  // retrieve with noise where the grep an agent runs instead returns nothing (session bench, Grep
+  // call). Per line, because a line of the original can hold only one line of a pasted block: held
+  // to half the whole block's words, a block that changed since ranked nothing.
+  const groups = (pasted ?? query).split("\n").map(queryWords);
   const ranked = rankUnits(
     lines.map((text) => ({ text })),
     query,
     RANKED_MAX,
-  ).filter((i) => termsHeld(lower[i]!, words) >= need);
+    groups,
+  );
   const fact =
     ranked.length > 0 ? "no line holds the text or all its words; lines ranked by its words" : undefined;
   return { mode: "ranked", hits: ranked, locate, ...(refused || fact ? { fact: refused ?? fact } : {}) };

@@ -53,18 +53,32 @@ function countTerms(text: string, terms: readonly string[], tf: Float64Array): n
   return words;
 }
 
-/** How many of `terms` a word of `text` equals or starts with (how rankUnits scores a match). */
-export function termsHeld(text: string, terms: readonly string[]): number {
-  const held = new Set<number>();
-  for (const m of text.toLowerCase().matchAll(WORD))
-    for (let t = 0; t < terms.length; t++) if (m[0].startsWith(terms[t]!)) held.add(t);
-  return held.size;
+/** How many of `terms` (indices) the unit whose frequencies are `tf` holds. */
+function heldOf(tf: Float64Array, terms: readonly number[]): number {
+  let n = 0;
+  for (const t of terms) if (tf[t]! > 0) n++;
+  return n;
 }
 
-/** Indices of the best `limit` units for `query` (best first; ties by position). */
-export function rankUnits(units: readonly Rankable[], query: string, limit: number): number[] {
+/**
+ * Indices of the best `limit` units for `query` (best first; ties by position). With `groups`
+ * (sets of the query's words, e.g. one per query line), a unit is ranked only when it holds at
+ * least half the words of one group, "holds" meaning what scoring counts (a word equal to or
+ * starting with it). The bar is applied before `limit`: cut after, lines that meet it were lost
+ * behind `limit` better-scoring lines that did not.
+ */
+export function rankUnits(
+  units: readonly Rankable[],
+  query: string,
+  limit: number,
+  groups?: readonly (readonly string[])[],
+): number[] {
   const terms = queryWords(query);
   if (terms.length === 0) return [];
+  const bars = (groups ?? [])
+    .map((g) => [...new Set(g.map((w) => terms.indexOf(w)).filter((t) => t >= 0))])
+    .filter((g) => g.length > 0)
+    .map((g) => ({ terms: g, need: Math.ceil(g.length / 2) }));
   const tf = new Float64Array(terms.length);
   const df = new Float64Array(terms.length);
   const lengths = new Float64Array(units.length);
@@ -88,7 +102,8 @@ export function rankUnits(units: readonly Rankable[], query: string, limit: numb
       const f = tf[t]!;
       if (f > 0) score += idf[t]! * ((f * (K1 + 1)) / (f + K1 * (1 - B + (B * lengths[u]!) / avg)));
     }
-    if (score > 0) scored.push({ id: u, score });
+    if (score > 0 && (bars.length === 0 || bars.some((b) => heldOf(tf, b.terms) >= b.need)))
+      scored.push({ id: u, score });
   }
   scored.sort((a, b) => b.score - a.score || a.id - b.id);
   return scored.slice(0, limit).map((s) => s.id);
