@@ -64,6 +64,19 @@ describe("narrow: a search reads like grep -n -C1", () => {
     expect(v.output).toContain("lines ranked by its words");
   });
 
+  it("ranks a line holding a word few lines hold, though it holds under half the query's words", () => {
+    const text = [
+      ...Array.from(
+        { length: 300 },
+        (_, i) => `src/m${i}.ts:${i + 1}:export function f${i}(text: string): string {`,
+      ),
+      "src/match.ts:9:export function matchLines(lines: string[], query: string): number[] {",
+    ].join("\n");
+    const v = narrow(text, "how does matchLines work");
+    expect(v.output).toContain("301:src/match.ts:9:export function matchLines(");
+    expect(v.output).toContain("lines ranked by its words");
+  });
+
   it("ranks the lines of a pasted block that changed since, each held to half of its own line's words", () => {
     const text = [
       "function retry(fn, attempts) {",
