@@ -52,6 +52,55 @@ describe("narrow: a search reads like grep -n -C1", () => {
     expect(near.output).toContain(":export function f7(text: string");
   });
 
+  it("keeps lines holding half the query's words when over 200 lines holding fewer outrank them", () => {
+    const text = [
+      ...Array.from({ length: 250 }, (_, i) => `zeta ${i}`),
+      ...Array.from({ length: 2000 }, (_, i) => `alpha ${i}`),
+      ...Array.from({ length: 2000 }, (_, i) => `gamma ${i}`),
+      "gamma alpha together",
+    ].join("\n");
+    const v = narrow(text, "zeta alpha gamma delta");
+    expect(v.output).toContain("4251:gamma alpha together");
+    expect(v.output).toContain("lines ranked by its words");
+  });
+
+  it("ranks a line holding a word few lines hold, though it holds under half the query's words", () => {
+    const text = [
+      ...Array.from(
+        { length: 300 },
+        (_, i) => `src/m${i}.ts:${i + 1}:export function f${i}(text: string): string {`,
+      ),
+      "src/match.ts:9:export function matchLines(lines: string[], query: string): number[] {",
+    ].join("\n");
+    const v = narrow(text, "how does matchLines work");
+    expect(v.output).toContain("301:src/match.ts:9:export function matchLines(");
+    expect(v.output).toContain("lines ranked by its words");
+  });
+
+  it("ranks the lines of a pasted block that changed since, each held to half of its own line's words", () => {
+    const text = [
+      "function retry(fn, attempts) {",
+      "  for (let i = 0; i < attempts; i++) {",
+      "    try { return fn(); } catch (e) { lastError = e; }",
+      "  }",
+      "  throw lastError;",
+      "}",
+      ...Array.from({ length: 100 }, (_, i) => `const value${i} = compute(${i});`),
+    ].join("\n");
+    const v = narrow(
+      text,
+      [
+        "function retry(fn, attempts, delay) {",
+        "  for (let i = 0; i < attempts; i++) {",
+        "    try { return await fn(); } catch (e) { lastError = e; }",
+      ].join("\n"),
+    );
+    expect(v.output).toContain("1:function retry(fn, attempts) {");
+    expect(v.output).toContain("3:    try { return fn(); } catch (e) { lastError = e; }");
+    expect(v.output).toContain("lines ranked by its words");
+    expect(v.output).not.toContain("compute(");
+  });
+
   it("runs a /regex/ with flags, linear in time whatever the pattern", () => {
     const v = narrow(LOG, "/error .* order \\d+$/i");
     expect(v).toMatchObject({ matches: 1 });

@@ -38,7 +38,23 @@ export function bashBudget(chars: number, persisted: boolean, budgetTokens: numb
   return persisted || chars > BASH_PERSIST_CHARS ? Math.min(HOST_PREVIEW_TOKENS, budgetTokens) : budgetTokens;
 }
 
-/** The budget of a Grep result (content mode) of `chars` characters. */
+/**
+ * How many characters Claude Code shows the model of a content-mode Grep result, the count its
+ * limit is held to: the content ("No matches found" when empty), then a pagination note when
+ * `head_limit` or `offset` applied (the tool's mapToolResultToToolResultBlockParam in the CLI's
+ * bundle). The note is ~55 characters: content just under the limit with it is over the limit.
+ */
+export function grepShownChars(content: string, appliedLimit: unknown, appliedOffset: unknown): number {
+  const text = content || "No matches found";
+  const limit = typeof appliedLimit === "number" ? appliedLimit : undefined;
+  const offset = typeof appliedOffset === "number" ? appliedOffset : undefined;
+  if (!limit && !offset) return text.length;
+  return (
+    text.length + `\n\n[Showing results with pagination = limit: ${limit}, offset: ${offset ?? 0}]`.length
+  );
+}
+
+/** The budget of a Grep result (content mode) the host shows as `chars` characters (grepShownChars). */
 export function grepBudget(chars: number, budgetTokens: number): number {
   return chars > GREP_PERSIST_CHARS ? Math.min(HOST_PREVIEW_TOKENS, budgetTokens) : budgetTokens;
 }

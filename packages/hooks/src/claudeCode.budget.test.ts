@@ -13,6 +13,7 @@ import {
   bashBudget,
   GREP_PERSIST_CHARS,
   grepBudget,
+  grepShownChars,
   HOST_PREVIEW_TOKENS,
   mcpBudget,
   splitBudget,
@@ -116,9 +117,46 @@ describe("budgets from what the host would show", () => {
     expect(rec && originalText(rec)).toBe(content);
   });
 
+  it("a Grep result under the limit that the host's pagination note takes over it costs no more than the preview", async () => {
+    const c = memoryContext();
+    // Lines unlike each other, so that a 1,500-token budget would be spent.
+    let content = "";
+    for (let i = 0, x = 7; ; i++) {
+      x = (x * 48271) % 2147483647;
+      const line = `src/m${x % 97}/f${x % 89}.ts:${i + 1}:  const k${x.toString(36)} = load("${(x * 31).toString(36)}");\n`;
+      if (content.length + line.length > GREP_PERSIST_CHARS - 10) break;
+      content += line;
+    }
+    const ev = {
+      tool_name: "Grep",
+      tool_input: { pattern: "useHandler", output_mode: "content", head_limit: 250 },
+      tool_response: {
+        mode: "content",
+        numFiles: 0,
+        filenames: [],
+        content,
+        numLines: 250,
+        appliedLimit: 250,
+      },
+    };
+    const d = await claudeCodePostToolUse(ev, c);
+    if ("pass" in d) throw new Error(d.pass);
+    const out = (d.output.hookSpecificOutput as { updatedToolOutput: { content: string } }).updatedToolOutput
+      .content;
+    expect(countTokens(out)).toBeLessThanOrEqual(HOST_PREVIEW_TOKENS);
+  });
+
   it("picks the preview's budget exactly where the host would persist, and splits one budget by length", () => {
     expect(grepBudget(GREP_PERSIST_CHARS, 1500)).toBe(1500);
     expect(grepBudget(GREP_PERSIST_CHARS + 1, 1500)).toBe(HOST_PREVIEW_TOKENS);
+    expect(grepShownChars("abc", undefined, undefined)).toBe(3);
+    expect(grepShownChars("", undefined, undefined)).toBe("No matches found".length);
+    expect(grepShownChars("abc", 250, undefined)).toBe(
+      "abc\n\n[Showing results with pagination = limit: 250, offset: 0]".length,
+    );
+    expect(grepShownChars("abc", undefined, 5)).toBe(
+      "abc\n\n[Showing results with pagination = limit: undefined, offset: 5]".length,
+    );
     expect(bashBudget(BASH_PERSIST_CHARS, false, 1500)).toBe(1500);
     expect(bashBudget(BASH_PERSIST_CHARS + 1, false, 1500)).toBe(HOST_PREVIEW_TOKENS);
     expect(bashBudget(10, true, 1500)).toBe(HOST_PREVIEW_TOKENS);

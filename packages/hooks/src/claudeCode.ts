@@ -12,6 +12,7 @@ import { readCutNote } from "@caveman/keep/note";
 import {
   bashBudget,
   grepBudget,
+  grepShownChars,
   MCP_MAX_OUTPUT_TOKENS,
   mcpBudget,
   readBudget,
@@ -186,7 +187,10 @@ async function grep(input: Obj, response: Obj, ctx: HookContext): Promise<HookDe
       hint: "grep",
       producer: `Grep: ${str(input.pattern) ?? ""}`,
       source: "output",
-      budget: grepBudget(content.length, ctx.settings.budgetTokens),
+      budget: grepBudget(
+        grepShownChars(content, response.appliedLimit, response.appliedOffset),
+        ctx.settings.budgetTokens,
+      ),
     },
     ctx,
   );

@@ -1,13 +1,14 @@
 // Which lines of an original a search matches, tried the way people mean a query: the text as
 // written (case-insensitive, across lines when the query has several), then a pasted view's
 // text, then lines holding every word of it, then the lines BM25 ranks best among those holding
-// at least half its words. A `/regex/` runs on RE2JS, whose matching is linear in the line's
-// length whatever the pattern (a backtracking engine takes exponential time on `(a+)+$`); a
-// pattern RE2 cannot run (lookaround, backreferences) is searched as text and the result says so.
+// at least half the words of one of its lines, or a word few lines hold. A `/regex/` runs on
+// RE2JS, whose matching is linear in the line's length whatever the pattern (a backtracking
+// engine takes exponential time on `(a+)+$`); a pattern RE2 cannot run (lookaround,
+// backreferences) is searched as text and the result says so.
 import { RE2JS } from "re2js";
 import { tick } from "../work.js";
 import { unpasteView } from "./query.js";
-import { queryWords, rankUnits, termsHeld } from "./rank.js";
+import { queryWords, rankUnits } from "./rank.js";
 
 type MatchMode = "text" | "words" | "ranked" | "regex";
 
@@ -24,6 +25,8 @@ export interface Matches {
 
 /** Lines ranked for a query that no line holds as written or word for word. */
 const RANKED_MAX = 200;
+/** A word at most this many lines hold (a search's default page) lets a line be ranked alone. */
+const RARE_LINES = 20;
 /** Matches counted in one long line. */
 export const COUNT_MAX = 1000;
 
@@ -137,15 +140,20 @@ export function matchLines(
       locate,
       fact: refused ?? "no line holds the text as written; lines with all its words",
     };
-  // A ranked line must hold at least half the query's words. A pasted line of code shares
-  // `export function string` with hundreds of lines; ranking those filled a 400-token retrieve
-  // with noise where the grep an agent runs instead returns nothing (session bench, Grep call).
-  const need = Math.ceil(words.length / 2);
+  // A ranked line must hold at least half the words of one line of the query, or a word few
+  // lines hold. A pasted line of code shares `export function string` with hundreds of lines;
+  // ranking those filled a 400-token retrieve with noise where the grep an agent runs instead
+  // returns nothing (session bench, Grep call). Per line, because a line of the original can hold
+  // only one line of a pasted block (held to half the whole block's words, a block that changed
+  // since ranked nothing). A rare word passes alone, because a question names one identifier
+  // among words no line holds ("how does matchLines work"), and its lines are what grep for it
+  // would show.
   const ranked = rankUnits(
     lines.map((text) => ({ text })),
     query,
     RANKED_MAX,
-  ).filter((i) => termsHeld(lower[i]!, words) >= need);
+    { groups: (pasted ?? query).split("\n").map(queryWords), rareLines: RARE_LINES },
+  );
   const fact =
     ranked.length > 0 ? "no line holds the text or all its words; lines ranked by its words" : undefined;
   return { mode: "ranked", hits: ranked, locate, ...(refused || fact ? { fact: refused ?? fact } : {}) };

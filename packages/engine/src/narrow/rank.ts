@@ -23,6 +23,7 @@ import { tick } from "../work.js";
 const WORD = /[\p{L}\p{N}_]+/gu;
 const MAX_TERMS = 32;
 const PREFIX_WEIGHT = 0.375;
+const RARE_MIN_CHARS = 3;
 const K1 = 1.2;
 const B = 0.7;
 
@@ -53,18 +54,36 @@ function countTerms(text: string, terms: readonly string[], tf: Float64Array): n
   return words;
 }
 
-/** How many of `terms` a word of `text` equals or starts with (how rankUnits scores a match). */
-export function termsHeld(text: string, terms: readonly string[]): number {
-  const held = new Set<number>();
-  for (const m of text.toLowerCase().matchAll(WORD))
-    for (let t = 0; t < terms.length; t++) if (m[0].startsWith(terms[t]!)) held.add(t);
-  return held.size;
+/** How many of `terms` (indices) the unit whose frequencies are `tf` holds. */
+function heldOf(tf: Float64Array, terms: readonly number[]): number {
+  let n = 0;
+  for (const t of terms) if (tf[t]! > 0) n++;
+  return n;
 }
 
-/** Indices of the best `limit` units for `query` (best first; ties by position). */
-export function rankUnits(units: readonly Rankable[], query: string, limit: number): number[] {
+/**
+ * Which units may be ranked: those holding at least half the words of one of `groups` (sets of
+ * the query's words, e.g. one per query line), or any word of RARE_MIN_CHARS or more that at most
+ * `rareLines` units hold (`i`, `e`, `0` say little alone, however few lines hold them). A unit
+ * "holds" a word as scoring counts it (a word equal to or starting with it).
+ */
+export interface RankBar {
+  groups: readonly (readonly string[])[];
+  rareLines: number;
+}
+
+/**
+ * Indices of the best `limit` units for `query` (best first; ties by position), among those that
+ * pass `bar` when one is given. The bar is applied before `limit`: cut after, units that pass were
+ * lost behind `limit` better-scoring units that did not.
+ */
+export function rankUnits(units: readonly Rankable[], query: string, limit: number, bar?: RankBar): number[] {
   const terms = queryWords(query);
   if (terms.length === 0) return [];
+  const bars = (bar?.groups ?? [])
+    .map((g) => [...new Set(g.map((w) => terms.indexOf(w)).filter((t) => t >= 0))])
+    .filter((g) => g.length > 0)
+    .map((g) => ({ terms: g, need: Math.ceil(g.length / 2) }));
   const tf = new Float64Array(terms.length);
   const df = new Float64Array(terms.length);
   const lengths = new Float64Array(units.length);
@@ -80,6 +99,10 @@ export function rankUnits(units: readonly Rankable[], query: string, limit: numb
   if (docs === 0) return [];
   const avg = total / docs || 1;
   const idf = Array.from(df, (d) => Math.log(1 + (docs - d + 0.5) / (d + 0.5)));
+  const rare = bar ? terms.map((w, t) => w.length >= RARE_MIN_CHARS && df[t]! <= bar.rareLines) : [];
+  // Reads `tf` as countTerms last filled it: call it for the unit just counted.
+  const passes = () =>
+    rare.some((r, t) => r && tf[t]! > 0) || bars.some((b) => heldOf(tf, b.terms) >= b.need);
   const scored: Array<{ id: number; score: number }> = [];
   for (let u = 0; u < units.length; u++) {
     countTerms(units[u]!.text, terms, tf);
@@ -88,7 +111,7 @@ export function rankUnits(units: readonly Rankable[], query: string, limit: numb
       const f = tf[t]!;
       if (f > 0) score += idf[t]! * ((f * (K1 + 1)) / (f + K1 * (1 - B + (B * lengths[u]!) / avg)));
     }
-    if (score > 0) scored.push({ id: u, score });
+    if (score > 0 && (bars.length === 0 || passes())) scored.push({ id: u, score });
   }
   scored.sort((a, b) => b.score - a.score || a.id - b.id);
   return scored.slice(0, limit).map((s) => s.id);
