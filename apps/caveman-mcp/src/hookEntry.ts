@@ -3,10 +3,12 @@
 // and the process is done within the time budget (counted from process start). The event is read
 // and decided here with cheap checks (`@caveman/hooks/gate`: tool, size, off switch, raw marker,
 // our own tools, events we do not handle), so a pass loads neither the engine, the tokenizer nor
-// SQLite. Only an event that may shrink goes to the full path (commands/hook.ts), in a worker
-// thread: at the deadline this thread answers with an empty stdout and leaves, whatever that
-// thread is doing. stdin may not pause for longer than `stdinTimeoutMs`: stdin that stalls, a
+// SQLite. Only an event that may shrink goes to the full path (commands/hook.ts): to a running
+// server of this build when one listens (hookService.ts, where the engine is loaded already),
+// else in a worker thread of its own. At the deadline this thread answers with an empty stdout
+// and leaves, whatever the server or that thread is doing. stdin may not pause for longer than `stdinTimeoutMs`: stdin that stalls, a
 // store held by another process or a slow output all end in an empty stdout.
+import { connect } from "node:net";
 import type { Readable } from "node:stream";
 import { Worker } from "node:worker_threads";
 import { gate } from "@caveman/hooks/gate";
@@ -14,6 +16,8 @@ import type { Command } from "./args.js";
 import type { HookAnswer } from "./commands/hook.js";
 import { type Io, writeOut } from "./commands/io.js";
 import type { Config } from "./config.js";
+import { ACK, frame, hookSocketPath, MAX_MESSAGE_BYTES, messageReader, trustedSocket } from "./hookSocket.js";
+import { VERSION } from "./version.js";
 
 /** What the worker thread gets (structured-cloned): the gated event and everything to decide it. */
 export interface HookJob {
@@ -103,6 +107,71 @@ function inWorker(job: HookJob, io: Io): Promise<string> {
   });
 }
 
+/** How long a server may take to say it holds the job before the hook does the work itself. */
+const ACK_MS = 1000;
+
+/**
+ * The job handed to a running server of this build (hookService.ts), where the engine is loaded
+ * already: its answer is printed if it comes in time. Null, and nothing printed, when no server
+ * listens, the socket is not this user's own, the job is too large to send, the server does not
+ * acknowledge it within ACK_MS (wedged, or gone), or the connection ends without an answer: the
+ * caller then runs the job in its own worker, in the time left.
+ */
+function viaService(job: HookJob, io: Io, path: string): Promise<string | null> {
+  if (!trustedSocket(path)) return Promise.resolve(null);
+  let message: Buffer;
+  try {
+    // process.env is a host object v8 will not serialize: the server gets a plain copy of it.
+    const { hooks } = job.config;
+    message = frame({ ...job, config: { ...job.config, hooks: { ...hooks, env: { ...hooks.env } } } });
+  } catch {
+    return Promise.resolve(null);
+  }
+  if (message.length - 4 > MAX_MESSAGE_BYTES) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    let settled = false;
+    let acked = false;
+    const reader = messageReader(MAX_MESSAGE_BYTES);
+    const sock = connect(path);
+    const finish = (reason: string | null, stdout = "") => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clearTimeout(ack);
+      sock.destroy();
+      if (stdout === "") resolve(reason);
+      else void writeOut(io, stdout).then(() => resolve(reason));
+    };
+    const timer = setTimeout(() => finish("deadline"), Math.max(0, job.deadline - Date.now()));
+    let ack: NodeJS.Timeout | undefined;
+    sock.once("error", () => finish(null));
+    sock.once("close", () => finish(null));
+    sock.on("data", (chunk: Buffer) => {
+      let got: unknown[];
+      try {
+        got = reader.push(chunk);
+      } catch {
+        return finish(null);
+      }
+      for (const m of got) {
+        if (!acked) {
+          if (m !== ACK) return finish(null);
+          acked = true;
+          clearTimeout(ack);
+          continue;
+        }
+        const a = m as HookAnswer;
+        if (typeof a?.stdout !== "string" || typeof a.reason !== "string") return finish(null);
+        if (Date.now() > job.deadline) return finish("deadline");
+        return finish(a.reason, a.stdout);
+      }
+    });
+    sock.write(message, () => {
+      ack = setTimeout(() => finish(null), ACK_MS);
+    });
+  });
+}
+
 export async function runHookCommand(
   command: Extract<Command, { name: "hook" }>,
   config: Config,
@@ -129,12 +198,18 @@ export async function runHookCommand(
       reason = "stdin_unfinished";
     } else {
       const verdict = gate(text, settings);
-      reason = verdict.act
-        ? await inWorker(
-            { command, config, text, deadline, argv: process.argv.slice(2), script: process.argv[1] ?? "" },
-            io,
-          )
-        : verdict.reason;
+      if (verdict.act) {
+        const job = {
+          command,
+          config,
+          text,
+          deadline,
+          argv: process.argv.slice(2),
+          script: process.argv[1] ?? "",
+        };
+        const path = hookSocketPath(config.hooks.cavemanHome, VERSION);
+        reason = (path ? await viaService(job, io, path) : null) ?? (await inWorker(job, io));
+      } else reason = verdict.reason;
     }
   } catch (err) {
     reason = `internal_error: ${err instanceof Error ? err.message : String(err)}`;

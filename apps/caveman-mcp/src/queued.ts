@@ -41,13 +41,16 @@ const SENDER_CLAIM_MS = 30_000;
 export function startSenderIfNeeded(
   store: Partial<Pick<QueueingStore, "needsSender" | "claimSender">> | undefined,
   flags: readonly string[],
+  env?: Readonly<Record<string, string | undefined>>,
 ): void {
   try {
     if (!store?.needsSender?.()) return;
     store.claimSender?.(SENDER_CLAIM_MS);
+    // `env`: the environment the flags were read with (a hook's, when a server runs its job).
     const child = spawn(process.execPath, [...process.execArgv, process.argv[1] ?? "", ...flags, "flush"], {
       detached: true,
       stdio: "ignore",
+      ...(env ? { env } : {}),
     });
     child.on("error", () => undefined);
     child.unref();

@@ -8,6 +8,7 @@
 import { createCavemanTools, EnginePool, Session, startServer } from "@caveman/mcp-server";
 import { applyClientRoots, rootlessEditor, switchableEditor } from "./clientRoots.js";
 import type { Config } from "./config.js";
+import { startHookService } from "./hookService.js";
 import { stderrLogger } from "./logger.js";
 import { keptRecorder, retrieveRecorder } from "./savings.js";
 import { describeStore, openEditor, openStores } from "./stores.js";
@@ -91,11 +92,19 @@ export async function serve(config: Config): Promise<number> {
       : {}),
   });
   if (stopRequested) void handle.close("requested");
+  // Hooks of this build hand their work to this process, where the engine stays loaded.
+  const hooks = await startHookService({
+    cavemanHome: config.hooks.cavemanHome,
+    version: VERSION,
+    workerUrl: new URL("./hook-worker.js", import.meta.url),
+    logger,
+  });
   const where = describeStore(stores.store);
   logger.info(
     `${VERSION} serving MCP on stdio; store ${where}${stores.team ? `; team ${describeTeam(stores.team)}` : ""}; chips ${config.chipDir}; roots ${config.implicitRootRefusal ? "none (see above)" : config.roots.join(", ")}; ${tools.length} tools`,
   );
   await handle.closed;
+  hooks?.close();
   await engine.close();
   await stores.close();
   return 0;

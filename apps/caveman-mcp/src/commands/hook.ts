@@ -107,7 +107,7 @@ export async function withHookContext<T>(
       ),
     );
   } finally {
-    startSenderIfNeeded(store, flags);
+    startSenderIfNeeded(store, flags, config.hooks.env);
     try {
       store?.close();
     } catch {

@@ -1,0 +1,159 @@
+// The warm path: a hook hands its job to a running server of its build (the server keeps the
+// engine loaded), and does the work itself whenever that server is gone, wedged, not ours or in
+// a directory others may enter. A client whose own hook worker is missing proves which path ran:
+// it can only compress through the server.
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { connect, createServer, type Server, type Socket } from "node:net";
+import { dirname, join } from "node:path";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { CLI, type Sandbox, sandbox } from "./helpers.js";
+import { claudeBash, logText } from "./hookSamples.js";
+
+const LOG = logText();
+const EVENT = claudeBash("cat app.log", LOG);
+
+function runDir(box: Sandbox): string {
+  return join(box.env.HOME!, ".caveman", "run");
+}
+
+function box(): Sandbox {
+  const b = sandbox();
+  mkdirSync(join(b.env.HOME!, ".caveman"), { recursive: true });
+  // Generous: the figures here are about which path ran, not how fast (a loaded machine is slow).
+  writeFileSync(
+    join(b.env.HOME!, ".caveman", "hooks.json"),
+    JSON.stringify({ budget_ms: 60_000, stdin_timeout_ms: 30_000 }),
+  );
+  return b;
+}
+
+function answers(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = connect(path);
+    s.once("connect", () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once("error", () => resolve(false));
+  });
+}
+
+/** A server of this build in `b`, once its hook socket answers. */
+async function server(b: Sandbox): Promise<{ child: ChildProcess; socket: string }> {
+  const child = spawn(process.execPath, [CLI, "--tools", "retrieve"], {
+    env: b.env,
+    cwd: b.root,
+    stdio: ["pipe", "ignore", "ignore"],
+  });
+  onTestFinished(() => {
+    child.kill("SIGKILL");
+  });
+  for (;;) {
+    const dir = runDir(b);
+    const name = existsSync(dir) ? readdirSync(dir).find((f) => /^hook-.*\.sock$/.test(f)) : undefined;
+    if (name && (await answers(join(dir, name)))) return { child, socket: join(dir, name) };
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** This build's dist without its hook worker: a hook that must not do the work itself. */
+function workerless(b: Sandbox): string {
+  const dist = join(b.base, "workerless");
+  cpSync(dirname(CLI), dist, { recursive: true });
+  rmSync(join(dist, "hook-worker.js"));
+  return join(dist, "cli.js");
+}
+
+function hook(b: Sandbox, cli = CLI) {
+  const r = spawnSync(process.execPath, [cli, "hook", "claude-code"], {
+    env: b.env,
+    cwd: b.root,
+    input: EVENT,
+    encoding: "utf8",
+    maxBuffer: 64 << 20,
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function compressedWithHandle(b: Sandbox, r: ReturnType<typeof hook>): void {
+  expect(r.code).toBe(0);
+  expect(r.stderr).toContain("compressed");
+  const out = JSON.parse(r.stdout) as { hookSpecificOutput: { updatedToolOutput: { stdout: string } } };
+  const stdout = out.hookSpecificOutput.updatedToolOutput.stdout;
+  expect(stdout).toContain("card_declined");
+  const handle = /ccr_[0-9a-f]{32}/.exec(stdout)?.[0];
+  const back = spawnSync(process.execPath, [CLI, "retrieve", handle ?? "none"], {
+    env: b.env,
+    encoding: "utf8",
+  });
+  expect(back.stdout).toBe(LOG);
+}
+
+function listener(path: string, onConnection: (sock: Socket) => void): Promise<Server> {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const s = createServer(onConnection);
+  onTestFinished(() => {
+    s.close();
+  });
+  return new Promise((resolve) => s.listen(path, () => resolve(s)));
+}
+
+describe("hooks handed to a running server", () => {
+  it("a hook whose own worker is missing compresses through the server, into the same store", async () => {
+    const b = box();
+    const { socket } = await server(b);
+    expect(socket.endsWith(".sock")).toBe(true);
+    const cli = workerless(b);
+    compressedWithHandle(b, hook(b, cli));
+    // Twice: the server's worker stays up between jobs.
+    compressedWithHandle(b, hook(b, cli));
+  });
+
+  it("with no server, the workerless hook fails open, so the test above proves the path", () => {
+    const b = box();
+    const r = hook(b, workerless(b));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain("passed (internal_error");
+  });
+
+  it("a socket left by a server that died is passed over, and the next server takes it over", async () => {
+    const b = box();
+    const first = await server(b);
+    first.child.kill("SIGKILL");
+    await new Promise((r) => first.child.once("exit", r));
+    expect(existsSync(first.socket)).toBe(true);
+    compressedWithHandle(b, hook(b));
+    await server(b);
+    compressedWithHandle(b, hook(b, workerless(b)));
+  });
+
+  it("a listener that never acknowledges the job, or answers garbage, costs the hook nothing but the wait", async () => {
+    const b = box();
+    const real = await server(b);
+    real.child.kill("SIGKILL");
+    await new Promise((r) => real.child.once("exit", r));
+    rmSync(real.socket);
+    await listener(real.socket, () => {
+      // Holds the connection and says nothing.
+    });
+    compressedWithHandle(b, hook(b));
+    rmSync(real.socket);
+    await listener(real.socket, (sock) => sock.end(Buffer.from("\u0000\u0000\u0000\u0005hello")));
+    compressedWithHandle(b, hook(b));
+  });
+
+  it("a server socket in a directory others may enter is not used", async () => {
+    const b = box();
+    await server(b);
+    const cli = workerless(b);
+    chmodSync(runDir(b), 0o755);
+    const open = hook(b, cli);
+    expect(open.stdout).toBe("");
+    expect(open.stderr).toContain("passed (internal_error");
+    chmodSync(runDir(b), 0o700);
+    compressedWithHandle(b, hook(b, cli));
+  });
+});
