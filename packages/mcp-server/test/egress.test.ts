@@ -5,8 +5,9 @@
 // files: the Redis backend of the CCR store (ALLOWED: its client, guarded sockets and link), and
 // LIMITED to exactly the named imports: the MCP proxy's spawn of the server it wraps, the proxy's
 // non-blocking stderr (a `net.Socket` on fd 2, no network), the binary's background sender (it
-// spawns the binary itself, `caveman-mcp flush`), the install's run of `claude plugin …` and the
-// Bash wrapper's run of the command it wraps (`caveman-mcp run`).
+// spawns the binary itself, `caveman-mcp flush`), the install's run of `claude plugin …`, the
+// Bash wrapper's run of the command it wraps (`caveman-mcp run`), and the hook service's unix
+// socket (`hookService.ts` listens, `hookEntry.ts` connects).
 // The same scan proves one owner of the environment: only the binary's config module (and the
 // modules it splits into under `config/`) reads `process.env`, calls `process.cwd()`, or looks up
 // a variable by name (`env.CAVEMAN_…`, `env["XDG_CACHE_HOME"]`, a bare "CAVEMAN_…" string).
@@ -33,6 +34,10 @@ const LIMITED: Record<string, readonly string[]> = {
   [join("apps", "caveman-mcp", "src", "queued.ts")]: ["import of node:child_process"],
   // `caveman-mcp run -- <cmd>` runs the command the PreToolUse hook wrapped.
   [join("apps", "caveman-mcp", "src", "commands", "run.ts")]: ["import of node:child_process"],
+  // The warm path: the server's hook service and the hook that uses it, on a unix socket under
+  // $CAVEMAN_HOME/run (no network).
+  [join("apps", "caveman-mcp", "src", "hookService.ts")]: ["import of node:net"],
+  [join("apps", "caveman-mcp", "src", "hookEntry.ts")]: ["import of node:net"],
 };
 
 function banned(spec: string): boolean {
