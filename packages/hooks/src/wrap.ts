@@ -78,17 +78,52 @@ const FOLLOWS = /(?:^|\s)(?:-f|-F|--follow|--watch|--watchAll|-w)(?:\s|=|$)/;
 const FOLLOWERS =
   /^(?:tail|journalctl|(?:docker|podman|kubectl|stern)\s+(?:\S+\s+)*logs|tsc|jest|vitest|mocha|webpack|rollup|esbuild|tsup|parcel|sass|less|stylus|ava)\b/;
 
+/**
+ * Words that stand before a segment's real command without being it: reserved words (`if`,
+ * `then`, `do`, `!`, a `case` head or pattern, an opening `(` or `{`), builtins and programs that
+ * run their arguments (`builtin`, `command`, `eval`, `time`, `env`, `nohup`, `sudo`, `nice`,
+ * `timeout`, `sh -c`), and leading assignments. Each is taken off the front, repeatedly, so that
+ * `if ! env A=1 tail -f log` is judged as `tail -f log`.
+ */
+const PREFIXES: readonly RegExp[] = [
+  /^\(\s*/,
+  /^[{!](?:\s+|$)/,
+  /^(?:if|then|else|elif|do|while|until|builtin|nohup)(?:\s+|$)/,
+  /^command(?:\s+-p)?(?:\s+|$)/,
+  /^time(?:\s+-p)?(?:\s+|$)/,
+  /^eval\s+['"]?/,
+  /^case\s+\S+\s+in(?:\s+|$)/,
+  // A case pattern (`start)`, `(*.ts)`); `a|b)` is cut at the `|` already, leaving `b)`.
+  /^\(?[^\s()'"]+\)(?:\s+|$)/,
+  /^(?:ba|da|k|z)?sh\s+(?:-[A-Za-z]+\s+)*-[A-Za-z]*c\s+['"]?/,
+  /^sudo(?:\s+(?:-[ugChpDrtU]\s*[^\s-]\S*|--\S+|-[A-Za-z]+))*\s+/,
+  /^env(?:\s+(?:-[iv0]+|-[uCS]\s*\S+|--\S+|-))*(?:\s+|$)/,
+  /^nice(?:\s+-n\s*-?\d+|\s+-\d+|\s+--adjustment=\S+)?\s+/,
+  /^timeout(?:\s+(?:-[sk]\s*\S+|--\S+|-[A-Za-z]+))*\s+\d[\w.]*\s+/,
+  /^[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"[^"]*"|[^\s'"])*\s+/,
+];
+
+/** The segment from its real command word on (see PREFIXES); empty when it has none. */
+export function stripPrefixes(segment: string): string {
+  let s = segment.trim();
+  for (let changed = true; changed && s !== ""; ) {
+    changed = false;
+    for (const re of PREFIXES) {
+      const m = re.exec(s);
+      if (m && m[0] !== "") {
+        s = s.slice(m[0].length).trimStart();
+        changed = true;
+      }
+    }
+  }
+  return s;
+}
+
 /** The command's simple-command segments, split on `&&`, `||`, `;`, `|` and newlines (quotes are not parsed: a cheap, cautious cut). */
 function segments(command: string): string[] {
   return command
     .split(/&&|\|\||;|\||\n/)
-    .map((s) =>
-      s
-        .trim()
-        .replace(/^[({]\s*/, "")
-        .replace(/^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+/, ""),
-    )
-    .map((s) => s.replace(/^(?:sudo|time|nice(?:\s+-n\s*-?\d+)?|command|env|nohup|timeout\s+\S+)\s+/, ""))
+    .map(stripPrefixes)
     .filter(Boolean);
 }
 
@@ -108,9 +143,13 @@ export function wrapRefusal(
   // A job sent to the background keeps the output pipe open after the command is done.
   const noRedirects = command.replace(/[0-9]*[<>]&[0-9-]+|&>>?|&&/g, " ");
   if (/&/.test(noRedirects)) return "background";
+  // `eval "$(ssh-agent -s)"`, `eval "$(pyenv init -)"`: text made at run time, as a rule to set
+  // the shell's own state, and no way to know its command word from here.
+  if (/(?:^|[\s;&|(!{])eval\s+["']?[$`]/.test(command)) return "shell_state";
   for (const seg of segments(command)) {
     const words = seg.split(/\s+/);
-    const first = (words[0] ?? "").replace(/^.*\//, "");
+    // A quote left where `eval "…"` or `sh -c '…'` began or ends is no part of the word.
+    const first = (words[0] ?? "").replace(/^.*\//, "").replace(/['"]+$/, "");
     if (
       SHELL_STATE.has(first) ||
       /^(?:conda|mamba|micromamba)\s+(?:activate|deactivate)\b|^nvm\s+use\b/.test(seg)
