@@ -7,7 +7,7 @@
 //   in the order they were written, byte for byte, untrimmed.
 // - Exit status as the command's: its code; killed by a signal, this process re-raises that
 //   signal (and exits 128+n if it survives it). SIGINT, SIGTERM and SIGHUP sent here are passed on
-//   to the command.
+//   to the command and the processes below it in its process group, as a terminal's ^C would be.
 // - Below the floor, not UTF-8, not worth compressing, or with any fault (settings, store,
 //   engine, time), the capture is printed unchanged. Compression is bounded by the hooks' time
 //   budget, counted from the command's end.
@@ -15,7 +15,7 @@
 //   `max_input_bytes`, or once a signal arrives, what was captured is printed and the rest streams
 //   through as it comes, unchanged. A background job that keeps the pipe open after the command
 //   exited is given a short grace, then left.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { constants } from "node:os";
 import { keepCommandOutput } from "@caveman/hooks";
 import type { Config } from "../config.js";
@@ -54,6 +54,38 @@ interface Capture {
   signal: NodeJS.Signals | null;
 }
 
+/**
+ * The command and every process below it in its process group (the wrapper's own: the command is
+ * not detached), parents first. A terminal's ^C reaches that whole foreground group; a host that
+ * signals the wrapper alone must get the same, or a shell waits its running child out and goes on
+ * with the script. Parents first, because bash goes on after a child died of SIGINT unless it had
+ * the SIGINT itself before. A descendant that made a group of its own is left alone, as a terminal
+ * would leave it; without `ps` only the command itself is signalled.
+ */
+function foregroundTree(root: number): number[] {
+  const ps = spawnSync("ps", ["-A", "-o", "pid=", "-o", "ppid=", "-o", "pgid="], {
+    encoding: "utf8",
+    timeout: 2000,
+  });
+  if (ps.status !== 0 || typeof ps.stdout !== "string") return [root];
+  const kids = new Map<number, number[]>();
+  const group = new Map<number, number>();
+  for (const line of ps.stdout.split("\n")) {
+    const [pid, ppid, pgid] = line.trim().split(/\s+/).map(Number);
+    if (!pid || ppid === undefined || pgid === undefined) continue;
+    group.set(pid, pgid);
+    kids.set(ppid, [...(kids.get(ppid) ?? []), pid]);
+  }
+  const pgid = group.get(root);
+  const order: number[] = [];
+  const visit = (pid: number) => {
+    order.push(pid);
+    for (const kid of kids.get(pid) ?? []) if (group.get(kid) === pgid) visit(kid);
+  };
+  visit(root);
+  return order;
+}
+
 function capture(
   argv: string[],
   io: Io,
@@ -75,13 +107,17 @@ function capture(
       out.chunks = [];
       pending = pending.then(() => write(io, held));
     };
+    let exited = false;
     const timer = streamAfterMs !== undefined ? setTimeout(stream, streamAfterMs) : undefined;
     const onSignal = (sig: NodeJS.Signals) => {
       stream();
-      try {
-        child.kill(sig);
-      } catch {
-        // Gone already.
+      const targets = child.pid !== undefined && !exited ? foregroundTree(child.pid) : [];
+      for (const pid of targets) {
+        try {
+          process.kill(pid, sig);
+        } catch {
+          // Gone already.
+        }
       }
     };
     for (const s of FORWARDED) process.on(s, onSignal);
@@ -94,7 +130,6 @@ function capture(
       size += c.length;
       if (size > maxBytes) stream();
     });
-    let exited = false;
     let grace: NodeJS.Timeout | undefined;
     const finish = () => {
       clearTimeout(timer);

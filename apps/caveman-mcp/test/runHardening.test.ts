@@ -1,0 +1,115 @@
+// `caveman-mcp run` under the faults a real host brings: a signal sent to the wrapper alone, a
+// store that cannot be written, an output far past the compress limit, many wrappers on one store.
+// Real processes throughout; every wait has a generous deadline of its own and no assertion is
+// about time.
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { CLI, type Sandbox, sandbox } from "./helpers.js";
+
+function children(pid: number): number[] {
+  const r = spawnSync("pgrep", ["-P", String(pid)], { encoding: "utf8" });
+  return r.stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((s) => Number(s));
+}
+
+function commOf(pid: number): string {
+  return spawnSync("ps", ["-o", "comm=", "-p", String(pid)], { encoding: "utf8" }).stdout.trim();
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return commOf(pid) !== "";
+  } catch {
+    return false;
+  }
+}
+
+/** The pid of a process named `name` somewhere below `root`, once it runs (60 s at most). */
+async function descendantNamed(root: number, name: string): Promise<number> {
+  const until = Date.now() + 60_000;
+  while (Date.now() < until) {
+    const queue = [root];
+    while (queue.length > 0) {
+      const pid = queue.shift()!;
+      for (const kid of children(pid)) {
+        if (commOf(kid) === name) return kid;
+        queue.push(kid);
+      }
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no ${name} below ${root}`);
+}
+
+function startRun(box: Sandbox, script: string): { child: ChildProcess; out: () => string } {
+  const child = spawn(process.execPath, [CLI, "run", "--", "bash", "-c", script], {
+    env: box.env,
+    cwd: box.root,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout!.on("data", (c: Buffer) => {
+    out += c.toString();
+  });
+  onTestFinished(() => {
+    child.kill("SIGKILL");
+  });
+  return { child, out: () => out };
+}
+
+function closed(child: ChildProcess): Promise<{ code: number | null; signal: string | null }> {
+  return new Promise((r) => child.on("close", (code, signal) => r({ code, signal })));
+}
+
+describe("caveman-mcp run and signals sent to the wrapper alone", () => {
+  // A terminal's ^C reaches the whole foreground group; a host that signals only the wrapper must
+  // get the same: the shell's own foreground child interrupted too, so the shell dies of it
+  // instead of waiting the child out and going on with the script.
+  it.each([
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const)(
+    "%s reaches the command's own children: the script stops there and the status is %i",
+    async (sig, status) => {
+      const box = sandbox();
+      const { child, out } = startRun(box, "echo ready; sleep 45; echo after");
+      const sleeper = await descendantNamed(child.pid!, "sleep");
+      onTestFinished(() => {
+        try {
+          process.kill(sleeper, "SIGKILL");
+        } catch {
+          // Gone, as it should be.
+        }
+      });
+      child.kill(sig);
+      const { code, signal } = await closed(child);
+      expect({ code, signal, out: out() }).toEqual(
+        signal === null ? { code: status, signal, out: "ready\n" } : { code, signal: sig, out: "ready\n" },
+      );
+      const until = Date.now() + 30_000;
+      while (alive(sleeper) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      expect(alive(sleeper)).toBe(false);
+    },
+    120_000,
+  );
+
+  it("leaves a child that set up a process group of its own alone", async () => {
+    const box = sandbox();
+    const { child } = startRun(box, "echo ready; setsid sleep 45 & wait");
+    const own = await descendantNamed(child.pid!, "sleep");
+    onTestFinished(() => {
+      try {
+        process.kill(own, "SIGKILL");
+      } catch {
+        // Gone.
+      }
+    });
+    child.kill("SIGTERM");
+    const { code, signal } = await closed(child);
+    expect(signal === "SIGTERM" || code === 143).toBe(true);
+    expect(alive(own)).toBe(true);
+  }, 120_000);
+});
