@@ -3,6 +3,8 @@
 // Real processes throughout; every wait has a generous deadline of its own and no assertion is
 // about time.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { CLI, type Sandbox, sandbox } from "./helpers.js";
 
@@ -112,4 +114,86 @@ describe("caveman-mcp run and signals sent to the wrapper alone", () => {
     expect(signal === "SIGTERM" || code === 143).toBe(true);
     expect(alive(own)).toBe(true);
   }, 120_000);
+});
+
+/** About 140,000 characters of a failing test run: well worth compressing. */
+const FAILING = `for i in $(seq 1 3000); do echo "tests/test_gen.py::test_case_$i PASSED [ $((i/30))%]"; done
+echo "E   assert 100 == 70" >&2; echo "1 failed, 2999 passed"; exit 1`;
+
+function envOf(box: Sandbox, extra: Record<string, string | undefined>): Record<string, string> {
+  const merged: Record<string, string> = {};
+  for (const [k, v] of Object.entries({ ...box.env, ...extra })) if (v !== undefined) merged[k] = v;
+  return merged;
+}
+
+function runSync(box: Sandbox, script: string, env: Record<string, string | undefined> = {}) {
+  const r = spawnSync(process.execPath, [CLI, "run", "--", "bash", "-c", script], {
+    env: envOf(box, env),
+    cwd: box.root,
+    input: "",
+    encoding: "utf8",
+    maxBuffer: 256 << 20,
+  });
+  return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * The command's own output, both streams in one, as the host would show it unwrapped, in the same
+ * environment (bash with a socket for stdin reads ~/.bashrc, and says so when it cannot).
+ */
+function direct(box: Sandbox, script: string, env: Record<string, string | undefined> = {}): string {
+  return spawnSync("/bin/sh", ["-c", 'exec "$@" 2>&1', "sh", "bash", "-c", script], {
+    env: envOf(box, env),
+    cwd: box.root,
+    input: "",
+    encoding: "utf8",
+    maxBuffer: 256 << 20,
+  }).stdout;
+}
+
+/** A hook settings file outside HOME with a budget a loaded machine cannot outrun. */
+function roomySettings(box: Sandbox): string {
+  const file = join(box.base, "hooks.json");
+  writeFileSync(file, JSON.stringify({ budget_ms: 60_000 }));
+  return file;
+}
+
+describe("caveman-mcp run with a store it cannot write", () => {
+  // Even root cannot create anything below a regular file (ENOTDIR), so this holds in CI too.
+  it.each([
+    [
+      "the store file's directory is a regular file",
+      (box: Sandbox, blocker: string) => ({
+        CAVEMAN_CCR_DB: join(blocker, "ccr.db"),
+        CAVEMAN_HOOK_CONFIG: roomySettings(box),
+      }),
+    ],
+    [
+      "HOME is below a regular file (the default store path with it)",
+      (box: Sandbox, blocker: string) => ({
+        HOME: join(blocker, "home"),
+        CAVEMAN_CCR_DB: undefined,
+        CAVEMAN_HOOK_CONFIG: roomySettings(box),
+      }),
+    ],
+  ])("%s: the whole output and the exit status reach the caller, with a note on stderr", (_, faulty) => {
+    const box = sandbox();
+    const blocker = join(box.base, "not-a-dir");
+    writeFileSync(blocker, "a file\n");
+    const env = faulty(box, blocker);
+    const r = runSync(box, FAILING, env);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe(direct(box, FAILING, env));
+    expect(r.stderr).toMatch(
+      /^caveman-mcp run: output shown uncompressed: the store could not keep its original \(store_\w+\)/,
+    );
+  });
+
+  it("says nothing on stderr when a small output passes by rule", () => {
+    const box = sandbox();
+    const blocker = join(box.base, "not-a-dir");
+    writeFileSync(blocker, "a file\n");
+    const r = runSync(box, "echo small; exit 4", { CAVEMAN_CCR_DB: join(blocker, "ccr.db") });
+    expect(r).toMatchObject({ code: 4, stdout: "small\n", stderr: "" });
+  });
 });

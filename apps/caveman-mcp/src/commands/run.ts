@@ -32,10 +32,10 @@ export interface RunCommand {
 const CLOSE_GRACE_MS = 1500;
 const FORWARDED = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
-function write(io: Io, data: Buffer | string): Promise<void> {
+function write(io: Io, data: Buffer | string, to: "stdout" | "stderr" = "stdout"): Promise<void> {
   return new Promise((resolve) => {
     try {
-      io.stdout.write(data, () => resolve());
+      io[to].write(data, () => resolve());
     } catch {
       resolve();
     }
@@ -163,11 +163,15 @@ function statusOf(c: Capture): number {
   return c.code ?? 1;
 }
 
-/** The capture's stand-in, or null when it prints as it is. */
-async function standIn(text: string, cmd: string, config: Config | undefined): Promise<string | null> {
-  if (!config || config.hooks.settingsError) return null;
+/** The capture's stand-in, or why it prints as it is. */
+async function standIn(
+  text: string,
+  cmd: string,
+  config: Config | undefined,
+): Promise<{ text: string } | { pass: string }> {
+  if (!config || config.hooks.settingsError) return { pass: "settings" };
   const settings = config.hooks.settings;
-  if (!settings.enabled || text.length < settings.floorTokens) return null;
+  if (!settings.enabled || text.length < settings.floorTokens) return { pass: "below_floor" };
   const deadline = Date.now() + settings.budgetMs;
   // This process's global flags (those before `run`), for the sender of queued originals.
   const at = process.argv.indexOf("run", 2);
@@ -176,10 +180,24 @@ async function standIn(text: string, cmd: string, config: Config | undefined): P
     const r = await withHookContext(config, deadline, { host: "claude-code" }, flags, (ctx) =>
       keepCommandOutput(text, cmd, ctx),
     );
-    return "pass" in r || Date.now() > deadline ? null : r.text;
-  } catch {
-    return null;
+    if ("pass" in r) return r;
+    return Date.now() > deadline ? { pass: "deadline" } : { text: r.text };
+  } catch (err) {
+    const code = (err as { code?: unknown } | null)?.code;
+    return { pass: `internal_error${typeof code === "string" ? `: ${code}` : ""}` };
   }
+}
+
+/**
+ * The line told to the caller (on stderr, after the output) when a fault, not a rule, kept the
+ * output whole: the output is all there, but the user should know compression is not working.
+ */
+function faultNote(pass: string): string | null {
+  if (pass.startsWith("store_"))
+    return `caveman-mcp run: output shown uncompressed: the store could not keep its original (${pass}); check the store path (caveman-mcp doctor)\n`;
+  if (pass.startsWith("internal_error"))
+    return `caveman-mcp run: output shown uncompressed after an internal error (${pass})\n`;
+  return null;
 }
 
 /** Runs the command; resolves to its exit status (after re-raising its signal, if it had one). */
@@ -195,8 +213,10 @@ export async function runWrapped(command: RunCommand, config: Config | undefined
     const text = bytes.toString("utf8");
     // Only text that round-trips is compressed: the handle must give back these very bytes.
     const exact = Buffer.byteLength(text, "utf8") === bytes.length && Buffer.from(text, "utf8").equals(bytes);
-    const shown = exact ? await standIn(text, original(command.argv), config) : null;
-    await write(io, shown ?? bytes);
+    const shown = exact ? await standIn(text, original(command.argv), config) : { pass: "not_utf8" };
+    await write(io, "text" in shown ? shown.text : bytes);
+    const note = "pass" in shown ? faultNote(shown.pass) : null;
+    if (note) await write(io, note, "stderr");
   }
   if (c.signal) {
     // The caller sees the command's own death: the same signal, with its default action.
