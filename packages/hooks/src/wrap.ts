@@ -33,6 +33,21 @@ export interface WrapOptions {
 const HOST_DEFAULT_TIMEOUT_MS = 120_000;
 /** Longer commands than this are left alone: their text alone would be a cost. */
 const MAX_COMMAND_CHARS = 64 * 1024;
+/**
+ * Most bytes the host's one `-c` argument may take with the rewritten command in it. Claude Code
+ * runs a command as `bash -c "source <snapshot> && … && eval '<command>' < /dev/null && pwd -P >| …"`,
+ * each `'` of the command spelled `'"'"'` (seen in 2.1.261: 424 bytes around a 43-byte command),
+ * and Linux refuses any one argument past MAX_ARG_STRLEN (128 KiB) with E2BIG. Wrapping quotes the
+ * command once more, so a quote-rich heredoc that ran as it was would no longer start: past this
+ * (128 KiB less room for the host's own words and paths) the command runs as it is.
+ */
+const MAX_HOST_ARG_BYTES = 120 * 1024;
+
+/** The bytes of the host's `eval '…'` word for `command` (see MAX_HOST_ARG_BYTES). */
+export function hostArgBytes(command: string): number {
+  const quotes = command.split("'").length - 1;
+  return Buffer.byteLength(command, "utf8") + 4 * quotes + 2;
+}
 
 /** A POSIX shell word for `s`. */
 export function shellWord(s: string): string {
@@ -204,7 +219,9 @@ export function claudeCodePreToolUse(
   if (refusal) return { pass: refusal };
   const timeout =
     typeof input.timeout === "number" && input.timeout > 0 ? input.timeout : HOST_DEFAULT_TIMEOUT_MS;
-  const updatedInput = { ...(isObj(input) ? input : {}), command: wrappedCommand(command, timeout, opts) };
+  const wrapped = wrappedCommand(command, timeout, opts);
+  if (hostArgBytes(wrapped) > MAX_HOST_ARG_BYTES) return { pass: "command_too_long" };
+  const updatedInput = { ...(isObj(input) ? input : {}), command: wrapped };
   return { output: { hookSpecificOutput: { hookEventName: "PreToolUse", updatedInput } }, handles: [] };
 }
 
