@@ -197,3 +197,78 @@ describe("caveman-mcp run with a store it cannot write", () => {
     expect(r).toMatchObject({ code: 4, stdout: "small\n", stderr: "" });
   });
 });
+
+function rssKb(pid: number): number {
+  return Number(spawnSync("ps", ["-o", "rss=", "-p", String(pid)], { encoding: "utf8" }).stdout.trim()) || 0;
+}
+
+describe("caveman-mcp run with a caller that reads slowly or not at all", () => {
+  it("keeps the command's exit status when the caller has closed its end of the pipe", async () => {
+    const box = sandbox();
+    const child = spawn(process.execPath, [CLI, "run", "--", "bash", "-c", "seq 1 20000; exit 3"], {
+      env: box.env,
+      cwd: box.root,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    onTestFinished(() => {
+      child.kill("SIGKILL");
+    });
+    child.stdout.destroy();
+    let err = "";
+    child.stderr.on("data", (c: Buffer) => {
+      err += c.toString();
+    });
+    const { code, signal } = await closed(child);
+    expect({ code, signal }).toEqual({ code: 3, signal: null });
+    expect(err).not.toMatch(/EPIPE|Unhandled|node:/);
+  }, 120_000);
+
+  // 400 MB through a caller that stops reading: the command is held back at the pipe instead of
+  // the wrapper holding what the caller has not taken. While the caller waits, the wrapper's size
+  // is read off `ps`; the caller resumes once the command has written all or has stopped moving.
+  it("holds a fast command back while the caller is not reading, then delivers every byte", async () => {
+    const box = sandbox();
+    const progress = join(box.base, "progress");
+    const script = `for i in $(seq 1 400); do head -c 1048576 /dev/zero; echo $i > '${progress}'; done; exit 5`;
+    const child = spawn(
+      process.execPath,
+      [CLI, "run", "--stream-after-ms", "1000", "--", "bash", "-c", script],
+      {
+        env: box.env,
+        cwd: box.root,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    onTestFinished(() => {
+      child.kill("SIGKILL");
+    });
+    child.stdout.pause();
+    const readProgress = () => {
+      const r = spawnSync("cat", [progress], { encoding: "utf8" });
+      return Number(r.stdout.trim()) || 0;
+    };
+    let peakKb = 0;
+    let last = -1;
+    let still = 0;
+    const until = Date.now() + 120_000;
+    // Polls until the command is done or has not moved for 40 polls (it is waiting on the pipe).
+    while (Date.now() < until && still < 40) {
+      await new Promise((r) => setTimeout(r, 100));
+      peakKb = Math.max(peakKb, rssKb(child.pid!));
+      const now = readProgress();
+      if (now >= 400) break;
+      still = now === last ? still + 1 : 0;
+      last = now;
+    }
+    let bytes = 0;
+    child.stdout.on("data", (c: Buffer) => {
+      bytes += c.length;
+    });
+    child.stdout.resume();
+    const { code, signal } = await closed(child);
+    expect({ code, signal }).toEqual({ code: 5, signal: null });
+    expect(bytes).toBe(400 * 1048576);
+    // Node itself and the bundle take about 60-90 MB; the unread output would add its 400 MB.
+    expect(peakKb).toBeLessThan(250 * 1024);
+  }, 240_000);
+});

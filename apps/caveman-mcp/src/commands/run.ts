@@ -31,6 +31,8 @@ export interface RunCommand {
 /** How long the pipe may stay open after the command exited (a background job holding it). */
 const CLOSE_GRACE_MS = 1500;
 const FORWARDED = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+/** Most streamed bytes held for a caller that reads slower than the command writes. */
+const QUEUE_HIGH = 1 << 20;
 
 function write(io: Io, data: Buffer | string, to: "stdout" | "stderr" = "stdout"): Promise<void> {
   return new Promise((resolve) => {
@@ -100,12 +102,26 @@ function capture(
     const child = spawn("/bin/sh", ["-c", 'exec "$@" 2>&1', "sh", ...argv], {
       stdio: ["inherit", "pipe", "ignore"],
     });
+    // Streamed bytes not yet taken by the caller: past QUEUE_HIGH the command's pipe is paused, so a
+    // slow reader holds the command back (as it would unwrapped) instead of this process's memory
+    // growing with the whole output.
+    let queued = 0;
+    const forward = (data: Buffer) => {
+      queued += data.length;
+      if (queued > QUEUE_HIGH) child.stdout.pause();
+      pending = pending
+        .then(() => write(io, data))
+        .then(() => {
+          queued -= data.length;
+          if (queued <= QUEUE_HIGH && !child.stdout.destroyed) child.stdout.resume();
+        });
+    };
     const stream = () => {
       if (out.streamed) return;
       out.streamed = true;
       const held = Buffer.concat(out.chunks);
       out.chunks = [];
-      pending = pending.then(() => write(io, held));
+      forward(held);
     };
     let exited = false;
     const timer = streamAfterMs !== undefined ? setTimeout(stream, streamAfterMs) : undefined;
@@ -123,7 +139,7 @@ function capture(
     for (const s of FORWARDED) process.on(s, onSignal);
     child.stdout.on("data", (c: Buffer) => {
       if (out.streamed) {
-        pending = pending.then(() => write(io, c));
+        forward(c);
         return;
       }
       out.chunks.push(c);
@@ -141,10 +157,16 @@ function capture(
       exited = true;
       out.code = code;
       out.signal = signal;
-      grace = setTimeout(() => {
+      const leave = () => {
+        // Paused for a slow reader, the rest is the command's own output still to come: wait on.
+        if (queued > QUEUE_HIGH) {
+          grace = setTimeout(leave, CLOSE_GRACE_MS);
+          return;
+        }
         child.stdout.destroy();
         finish();
-      }, CLOSE_GRACE_MS);
+      };
+      grace = setTimeout(leave, CLOSE_GRACE_MS);
     });
     child.stdout.on("close", () => {
       if (exited) finish();
@@ -207,6 +229,11 @@ export async function runWrapped(command: RunCommand, config: Config | undefined
     return 2;
   }
   const maxBytes = config?.hooks.settings.maxInputBytes ?? 8 * 1024 * 1024;
+  // A caller that stopped reading (EPIPE) must not turn into a crash that loses the exit status:
+  // the write resolves through its callback and the command's status is still returned.
+  const ignore = () => {};
+  io.stdout.on("error", ignore);
+  io.stderr.on("error", ignore);
   const c = await capture(command.argv, io, command.streamAfterMs, maxBytes);
   if (!c.streamed) {
     const bytes = Buffer.concat(c.chunks);
