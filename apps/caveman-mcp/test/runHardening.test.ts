@@ -3,8 +3,9 @@
 // Real processes throughout; every wait has a generous deadline of its own and no assertion is
 // about time.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { parseKeptHeader } from "@caveman/keep";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { CLI, type Sandbox, sandbox } from "./helpers.js";
 
@@ -151,6 +152,12 @@ function direct(box: Sandbox, script: string, env: Record<string, string | undef
   }).stdout;
 }
 
+/** The sandbox's own hook settings (HOME/.caveman/hooks.json) with a budget a loaded machine cannot outrun. */
+function roomy(box: Sandbox): void {
+  mkdirSync(join(box.env.HOME!, ".caveman"), { recursive: true });
+  writeFileSync(join(box.env.HOME!, ".caveman", "hooks.json"), JSON.stringify({ budget_ms: 60_000 }));
+}
+
 /** A hook settings file outside HOME with a budget a loaded machine cannot outrun. */
 function roomySettings(box: Sandbox): string {
   const file = join(box.base, "hooks.json");
@@ -270,5 +277,75 @@ describe("caveman-mcp run with a caller that reads slowly or not at all", () => 
     expect(bytes).toBe(400 * 1048576);
     // Node itself and the bundle take about 60-90 MB; the unread output would add its 400 MB.
     expect(peakKb).toBeLessThan(250 * 1024);
+  }, 240_000);
+});
+
+function runAsync(
+  box: Sandbox,
+  script: string,
+): Promise<{ code: number | null; signal: string | null; stdout: Buffer; stderr: string }> {
+  const child = spawn(process.execPath, [CLI, "run", "--", "bash", "-c", script], {
+    env: box.env,
+    cwd: box.root,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  onTestFinished(() => {
+    child.kill("SIGKILL");
+  });
+  const out: Buffer[] = [];
+  let err = "";
+  child.stdout.on("data", (c: Buffer) => out.push(c));
+  child.stderr.on("data", (c: Buffer) => {
+    err += c.toString();
+  });
+  return closed(child).then(({ code, signal }) => ({
+    code,
+    signal,
+    stdout: Buffer.concat(out),
+    stderr: err,
+  }));
+}
+
+describe("caveman-mcp run at scale", () => {
+  it("passes 100 MB through byte for byte, exit status kept", async () => {
+    const box = sandbox();
+    const script = "head -c 100000000 /dev/zero | tr '\\0' 'a' | fold -w 100; exit 3";
+    const r = await runAsync(box, script);
+    expect(r.code).toBe(3);
+    const expected = spawnSync("bash", ["-c", script], { maxBuffer: 256 << 20 }).stdout;
+    expect(r.stdout.length).toBe(expected.length);
+    expect(r.stdout.equals(expected)).toBe(true);
+  }, 240_000);
+
+  it("keeps ten wrapped commands apart on one store: each its own status, its own stand-in and original", async () => {
+    const box = sandbox();
+    roomy(box);
+    const scripts = Array.from({ length: 10 }, (_, i) =>
+      FAILING.replace("assert 100 == 70", `assert ${i} == 70`).replace("exit 1", `exit ${i + 1}`),
+    );
+    const runs = await Promise.all(scripts.map((s) => runAsync(box, s)));
+    const handles: string[] = [];
+    runs.forEach((r, i) => {
+      expect(r.code).toBe(i + 1);
+      const expected = direct(box, scripts[i]!);
+      const text = r.stdout.toString("utf8");
+      const facts = parseKeptHeader(text.split("\n")[0]!);
+      if (facts === null) {
+        // A loaded machine may leave one uncompressed (its budget ran out): it is then whole.
+        expect(text).toBe(expected);
+        return;
+      }
+      expect(text).toContain(`assert ${i} == 70`);
+      const back = spawnSync(process.execPath, [CLI, "retrieve", facts.handle], {
+        env: box.env,
+        cwd: box.root,
+        encoding: "utf8",
+        maxBuffer: 64 << 20,
+      });
+      expect(back.stdout).toBe(expected);
+      handles.push(facts.handle);
+    });
+    expect(handles.length).toBeGreaterThan(0);
+    expect(new Set(handles).size).toBe(handles.length);
   }, 240_000);
 });

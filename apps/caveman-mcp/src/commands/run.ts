@@ -9,12 +9,15 @@
 //   signal (and exits 128+n if it survives it). SIGINT, SIGTERM and SIGHUP sent here are passed on
 //   to the command and the processes below it in its process group, as a terminal's ^C would be.
 // - Below the floor, not UTF-8, not worth compressing, or with any fault (settings, store,
-//   engine, time), the capture is printed unchanged. Compression is bounded by the hooks' time
-//   budget, counted from the command's end.
+//   engine, time), the capture is printed unchanged; a store fault or an internal error is named
+//   in one line on stderr after it. Compression is bounded by the hooks' time budget, counted from
+//   the command's end.
 // - Never held hostage: past `--stream-after-ms` (half the host's timeout, from the hook), beyond
 //   `max_input_bytes`, or once a signal arrives, what was captured is printed and the rest streams
-//   through as it comes, unchanged. A background job that keeps the pipe open after the command
-//   exited is given a short grace, then left.
+//   through as it comes, unchanged, at the caller's pace (the command's pipe pauses while more
+//   than QUEUE_HIGH waits for the caller). A caller gone (EPIPE) costs no exit status. A
+//   background job that keeps the pipe open after the command exited is given a short grace, then
+//   left.
 import { spawn, spawnSync } from "node:child_process";
 import { constants } from "node:os";
 import { keepCommandOutput } from "@caveman/hooks";
