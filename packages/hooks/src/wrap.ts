@@ -2,11 +2,14 @@
 // captures its output, keeps the exit status and prints a stand-in when the output is large — the
 // one way to compress a failing command, since Claude Code sends a non-zero exit to
 // PostToolUseFailure (which can only add context) and cuts the middle of a long one. Contract:
-// cheap string checks only (this runs before every Bash call; it imports nothing heavy), never
+// cheap string checks only (this runs before every Bash call; it imports nothing heavy; the one
+// look-up is a stat of each segment's program on the host's PATH), never
 // throws, and wraps only what is safe to run one level down: never a command that asks for raw
 // output, runs in the background, talks to a terminal, streams forever (servers, `watch`,
 // `tail -f`), changes the shell's own state (`cd`, `export`, `source`: the host keeps that state
-// between calls, and a child shell would lose it), or is wrapped already.
+// between calls, and a child shell would lose it), names a program that is not on the PATH (a
+// function or alias of the user's shell, which the host sources and a child shell has not), or is
+// wrapped already.
 //
 // By default only in bypassPermissions mode: elsewhere the host checks the user's allow rules
 // against the rewritten command, so a command allowed by a rule would be asked about again.
@@ -17,6 +20,8 @@
 // source: a rewrite with `permissionBehavior` unset yields `hookUpdatedInput`); "allow" would skip
 // the user's prompt, which a compression hook must never do. `updatedInput` replaces the whole
 // input, so every field the model gave (timeout, description…) is carried over.
+import { accessSync, constants, statSync } from "node:fs";
+import { delimiter, join } from "node:path";
 import type { HookDecision } from "./event.js";
 import { isObj, openEvent } from "./event.js";
 import { wantsRaw } from "./policy.js";
@@ -27,6 +32,12 @@ export interface WrapOptions {
   self: readonly string[];
   /** The shell the original command runs in (`bash`, `zsh`). */
   shell: string;
+  /**
+   * The PATH the command's words are looked up in (the host's; the hook has it from the host).
+   * Set, a command whose program is not on it is left alone (see `unknownProgram`); unset or
+   * empty, no lookup is made.
+   */
+  path?: string;
 }
 
 /** Claude Code's Bash timeout when the model gives none (ms). */
@@ -142,6 +153,61 @@ function segments(command: string): string[] {
     .filter(Boolean);
 }
 
+/** Words the shell runs itself (builtins and reserved words of bash and zsh): no PATH has them. */
+const SHELL_OWN = new Set(
+  "! : . [ [[ ]] { } ( ) (( )) alias autoload bg bind break builtin caller case cd command compgen complete continue coproc declare dirs disown do done echo elif else emulate enable esac eval exec exit export false fc fg fi for foreach function getopts hash help history if in jobs kill let local logout mapfile noglob popd print printf pushd pwd read readarray readonly repeat return select set setopt shift shopt source suspend test then time times trap true type typeset ulimit umask unalias unset unsetopt until wait whence where which while".split(
+    " ",
+  ),
+);
+
+/** `command` without the bodies of its here-documents, which are data, not commands. */
+function withoutHeredocs(command: string): string {
+  const kept: string[] = [];
+  let end: { word: string; tabs: boolean } | null = null;
+  for (const line of command.split("\n")) {
+    if (end) {
+      if ((end.tabs ? line.replace(/^\t+/, "") : line) === end.word) end = null;
+      continue;
+    }
+    kept.push(line);
+    const m = /<<(-?)\s*(['"]?)([A-Za-z_][\w.-]*)\2/.exec(line.replace(/<<</g, ""));
+    if (m) end = { word: m[3]!, tabs: m[1] === "-" };
+  }
+  return kept.join("\n");
+}
+
+function isProgram(file: string): boolean {
+  try {
+    if (!statSync(file).isFile()) return false;
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The first command word, if any, that neither the shell itself nor `path` knows: most likely a
+ * function or alias of the user's shell. Claude Code runs each command after sourcing a snapshot
+ * of the user's shell (functions, aliases, options); the shell `caveman-mcp run` starts for the
+ * command has none of them, so such a command would fail with "command not found" once wrapped.
+ * A word with a `/`, a `$`, a quote or a backquote is not looked up (a path, or made at run time).
+ */
+export function unknownProgram(command: string, path: string): string | null {
+  const dirs = path.split(delimiter).filter(Boolean);
+  if (dirs.length === 0) return null;
+  const seen = new Set<string>();
+  for (const seg of segments(withoutHeredocs(command).replace(/\\\n/g, " "))) {
+    const word = seg.split(/\s+/)[0] ?? "";
+    if (word === "" || seen.has(word) || SHELL_OWN.has(word)) continue;
+    if (/[/$`'"\\#<>=]|^-/.test(word)) continue;
+    seen.add(word);
+    if (seen.size > 32) return null;
+    if (!dirs.some((d) => isProgram(join(d, word)))) return word;
+  }
+  return null;
+}
+
 /** Why `command` runs as it is, or null when it may be wrapped. */
 export function wrapRefusal(
   command: string,
@@ -217,6 +283,7 @@ export function claudeCodePreToolUse(
   const command = typeof input.command === "string" ? input.command : "";
   const refusal = wrapRefusal(command, input, settings);
   if (refusal) return { pass: refusal };
+  if (opts.path && unknownProgram(command, opts.path) !== null) return { pass: "not_a_program" };
   const timeout =
     typeof input.timeout === "number" && input.timeout > 0 ? input.timeout : HOST_DEFAULT_TIMEOUT_MS;
   const wrapped = wrappedCommand(command, timeout, opts);
