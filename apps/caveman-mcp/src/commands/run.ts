@@ -218,8 +218,12 @@ async function standIn(
  * output whole: the output is all there, but the user should know compression is not working.
  */
 function faultNote(pass: string): string | null {
-  if (pass.startsWith("store_"))
-    return `caveman-mcp run: output shown uncompressed: the store could not keep its original (${pass}); check the store path (caveman-mcp doctor)\n`;
+  if (pass.startsWith("store_")) {
+    // Busy or full passes by itself; anything else is the store's path or disk, which doctor checks.
+    const hint =
+      pass === "store_busy" || pass === "store_full" ? "" : "; check the store path (caveman-mcp doctor)";
+    return `caveman-mcp run: output shown uncompressed: the store could not keep its original (${pass})${hint}\n`;
+  }
   if (pass.startsWith("internal_error"))
     return `caveman-mcp run: output shown uncompressed after an internal error (${pass})\n`;
   return null;
