@@ -161,8 +161,9 @@ function capture(
       out.code = code;
       out.signal = signal;
       const leave = () => {
-        // Paused for a slow reader, the rest is the command's own output still to come: wait on.
-        if (queued > QUEUE_HIGH) {
+        // While the caller is still taking streamed bytes, what is left in the pipe is the
+        // command's own output (read as soon as the pipe is resumed), not a background job's: wait on.
+        if (queued > 0 || child.stdout.isPaused()) {
           grace = setTimeout(leave, CLOSE_GRACE_MS);
           return;
         }
