@@ -2,11 +2,14 @@
 // captures its output, keeps the exit status and prints a stand-in when the output is large — the
 // one way to compress a failing command, since Claude Code sends a non-zero exit to
 // PostToolUseFailure (which can only add context) and cuts the middle of a long one. Contract:
-// cheap string checks only (this runs before every Bash call; it imports nothing heavy), never
+// cheap string checks only (this runs before every Bash call; it imports nothing heavy; the one
+// look-up is a stat of each segment's program on the host's PATH), never
 // throws, and wraps only what is safe to run one level down: never a command that asks for raw
 // output, runs in the background, talks to a terminal, streams forever (servers, `watch`,
 // `tail -f`), changes the shell's own state (`cd`, `export`, `source`: the host keeps that state
-// between calls, and a child shell would lose it), or is wrapped already.
+// between calls, and a child shell would lose it), names a program that is not on the PATH (a
+// function or alias of the user's shell, which the host sources and a child shell has not), or is
+// wrapped already.
 //
 // By default only in bypassPermissions mode: elsewhere the host checks the user's allow rules
 // against the rewritten command, so a command allowed by a rule would be asked about again.
@@ -17,6 +20,8 @@
 // source: a rewrite with `permissionBehavior` unset yields `hookUpdatedInput`); "allow" would skip
 // the user's prompt, which a compression hook must never do. `updatedInput` replaces the whole
 // input, so every field the model gave (timeout, description…) is carried over.
+import { accessSync, constants, statSync } from "node:fs";
+import { delimiter, join } from "node:path";
 import type { HookDecision } from "./event.js";
 import { isObj, openEvent } from "./event.js";
 import { wantsRaw } from "./policy.js";
@@ -27,12 +32,33 @@ export interface WrapOptions {
   self: readonly string[];
   /** The shell the original command runs in (`bash`, `zsh`). */
   shell: string;
+  /**
+   * The PATH the command's words are looked up in (the host's; the hook has it from the host).
+   * Set, a command whose program is not on it is left alone (see `unknownProgram`); unset or
+   * empty, no lookup is made.
+   */
+  path?: string;
 }
 
 /** Claude Code's Bash timeout when the model gives none (ms). */
 const HOST_DEFAULT_TIMEOUT_MS = 120_000;
 /** Longer commands than this are left alone: their text alone would be a cost. */
 const MAX_COMMAND_CHARS = 64 * 1024;
+/**
+ * Most bytes the host's one `-c` argument may take with the rewritten command in it. Claude Code
+ * runs a command as `bash -c "source <snapshot> && … && eval '<command>' < /dev/null && pwd -P >| …"`,
+ * each `'` of the command spelled `'"'"'` (seen in 2.1.261: 424 bytes around a 43-byte command),
+ * and Linux refuses any one argument past MAX_ARG_STRLEN (128 KiB) with E2BIG. Wrapping quotes the
+ * command once more, so a quote-rich heredoc that ran as it was would no longer start: past this
+ * (128 KiB less room for the host's own words and paths) the command runs as it is.
+ */
+const MAX_HOST_ARG_BYTES = 120 * 1024;
+
+/** The bytes of the host's `eval '…'` word for `command` (see MAX_HOST_ARG_BYTES). */
+export function hostArgBytes(command: string): number {
+  const quotes = command.split("'").length - 1;
+  return Buffer.byteLength(command, "utf8") + 4 * quotes + 2;
+}
 
 /** A POSIX shell word for `s`. */
 export function shellWord(s: string): string {
@@ -78,18 +104,108 @@ const FOLLOWS = /(?:^|\s)(?:-f|-F|--follow|--watch|--watchAll|-w)(?:\s|=|$)/;
 const FOLLOWERS =
   /^(?:tail|journalctl|(?:docker|podman|kubectl|stern)\s+(?:\S+\s+)*logs|tsc|jest|vitest|mocha|webpack|rollup|esbuild|tsup|parcel|sass|less|stylus|ava)\b/;
 
+/**
+ * Words that stand before a segment's real command without being it: reserved words (`if`,
+ * `then`, `do`, `!`, a `case` head or pattern, an opening `(` or `{`), builtins and programs that
+ * run their arguments (`builtin`, `command`, `eval`, `time`, `env`, `nohup`, `sudo`, `nice`,
+ * `timeout`, `sh -c`), and leading assignments. Each is taken off the front, repeatedly, so that
+ * `if ! env A=1 tail -f log` is judged as `tail -f log`.
+ */
+const PREFIXES: readonly RegExp[] = [
+  /^\(\s*/,
+  /^[{!](?:\s+|$)/,
+  /^(?:if|then|else|elif|do|while|until|builtin|nohup)(?:\s+|$)/,
+  /^command(?:\s+-p)?(?:\s+|$)/,
+  /^time(?:\s+-p)?(?:\s+|$)/,
+  /^eval\s+['"]?/,
+  /^case\s+\S+\s+in(?:\s+|$)/,
+  // A case pattern (`start)`, `(*.ts)`); `a|b)` is cut at the `|` already, leaving `b)`.
+  /^\(?[^\s()'"]+\)(?:\s+|$)/,
+  /^(?:ba|da|k|z)?sh\s+(?:-[A-Za-z]+\s+)*-[A-Za-z]*c\s+['"]?/,
+  /^sudo(?:\s+(?:-[ugChpDrtU]\s*[^\s-]\S*|--\S+|-[A-Za-z]+))*\s+/,
+  /^env(?:\s+(?:-[iv0]+|-[uCS]\s*\S+|--\S+|-))*(?:\s+|$)/,
+  /^nice(?:\s+-n\s*-?\d+|\s+-\d+|\s+--adjustment=\S+)?\s+/,
+  /^timeout(?:\s+(?:-[sk]\s*\S+|--\S+|-[A-Za-z]+))*\s+\d[\w.]*\s+/,
+  /^[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"[^"]*"|[^\s'"])*\s+/,
+];
+
+/** The segment from its real command word on (see PREFIXES); empty when it has none. */
+export function stripPrefixes(segment: string): string {
+  let s = segment.trim();
+  for (let changed = true; changed && s !== ""; ) {
+    changed = false;
+    for (const re of PREFIXES) {
+      const m = re.exec(s);
+      if (m && m[0] !== "") {
+        s = s.slice(m[0].length).trimStart();
+        changed = true;
+      }
+    }
+  }
+  return s;
+}
+
 /** The command's simple-command segments, split on `&&`, `||`, `;`, `|` and newlines (quotes are not parsed: a cheap, cautious cut). */
 function segments(command: string): string[] {
   return command
     .split(/&&|\|\||;|\||\n/)
-    .map((s) =>
-      s
-        .trim()
-        .replace(/^[({]\s*/, "")
-        .replace(/^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+/, ""),
-    )
-    .map((s) => s.replace(/^(?:sudo|time|nice(?:\s+-n\s*-?\d+)?|command|env|nohup|timeout\s+\S+)\s+/, ""))
+    .map(stripPrefixes)
     .filter(Boolean);
+}
+
+/** Words the shell runs itself (builtins and reserved words of bash and zsh): no PATH has them. */
+const SHELL_OWN = new Set(
+  "! : . [ [[ ]] { } ( ) (( )) alias autoload bg bind break builtin caller case cd command compgen complete continue coproc declare dirs disown do done echo elif else emulate enable esac eval exec exit export false fc fg fi for foreach function getopts hash help history if in jobs kill let local logout mapfile noglob popd print printf pushd pwd read readarray readonly repeat return select set setopt shift shopt source suspend test then time times trap true type typeset ulimit umask unalias unset unsetopt until wait whence where which while".split(
+    " ",
+  ),
+);
+
+/** `command` without the bodies of its here-documents, which are data, not commands. */
+function withoutHeredocs(command: string): string {
+  const kept: string[] = [];
+  let end: { word: string; tabs: boolean } | null = null;
+  for (const line of command.split("\n")) {
+    if (end) {
+      if ((end.tabs ? line.replace(/^\t+/, "") : line) === end.word) end = null;
+      continue;
+    }
+    kept.push(line);
+    const m = /<<(-?)\s*(['"]?)([A-Za-z_][\w.-]*)\2/.exec(line.replace(/<<</g, ""));
+    if (m) end = { word: m[3]!, tabs: m[1] === "-" };
+  }
+  return kept.join("\n");
+}
+
+function isProgram(file: string): boolean {
+  try {
+    if (!statSync(file).isFile()) return false;
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The first command word, if any, that neither the shell itself nor `path` knows: most likely a
+ * function or alias of the user's shell. Claude Code runs each command after sourcing a snapshot
+ * of the user's shell (functions, aliases, options); the shell `caveman-mcp run` starts for the
+ * command has none of them, so such a command would fail with "command not found" once wrapped.
+ * A word with a `/`, a `$`, a quote or a backquote is not looked up (a path, or made at run time).
+ */
+export function unknownProgram(command: string, path: string): string | null {
+  const dirs = path.split(delimiter).filter(Boolean);
+  if (dirs.length === 0) return null;
+  const seen = new Set<string>();
+  for (const seg of segments(withoutHeredocs(command).replace(/\\\n/g, " "))) {
+    const word = seg.split(/\s+/)[0] ?? "";
+    if (word === "" || seen.has(word) || SHELL_OWN.has(word)) continue;
+    if (/[/$`'"\\#<>=]|^-/.test(word)) continue;
+    seen.add(word);
+    if (seen.size > 32) return null;
+    if (!dirs.some((d) => isProgram(join(d, word)))) return word;
+  }
+  return null;
 }
 
 /** Why `command` runs as it is, or null when it may be wrapped. */
@@ -108,9 +224,13 @@ export function wrapRefusal(
   // A job sent to the background keeps the output pipe open after the command is done.
   const noRedirects = command.replace(/[0-9]*[<>]&[0-9-]+|&>>?|&&/g, " ");
   if (/&/.test(noRedirects)) return "background";
+  // `eval "$(ssh-agent -s)"`, `eval "$(pyenv init -)"`: text made at run time, as a rule to set
+  // the shell's own state, and no way to know its command word from here.
+  if (/(?:^|[\s;&|(!{])eval\s+["']?[$`]/.test(command)) return "shell_state";
   for (const seg of segments(command)) {
     const words = seg.split(/\s+/);
-    const first = (words[0] ?? "").replace(/^.*\//, "");
+    // A quote left where `eval "…"` or `sh -c '…'` began or ends is no part of the word.
+    const first = (words[0] ?? "").replace(/^.*\//, "").replace(/['"]+$/, "");
     if (
       SHELL_STATE.has(first) ||
       /^(?:conda|mamba|micromamba)\s+(?:activate|deactivate)\b|^nvm\s+use\b/.test(seg)
@@ -163,9 +283,12 @@ export function claudeCodePreToolUse(
   const command = typeof input.command === "string" ? input.command : "";
   const refusal = wrapRefusal(command, input, settings);
   if (refusal) return { pass: refusal };
+  if (opts.path && unknownProgram(command, opts.path) !== null) return { pass: "not_a_program" };
   const timeout =
     typeof input.timeout === "number" && input.timeout > 0 ? input.timeout : HOST_DEFAULT_TIMEOUT_MS;
-  const updatedInput = { ...(isObj(input) ? input : {}), command: wrappedCommand(command, timeout, opts) };
+  const wrapped = wrappedCommand(command, timeout, opts);
+  if (hostArgBytes(wrapped) > MAX_HOST_ARG_BYTES) return { pass: "command_too_long" };
+  const updatedInput = { ...(isObj(input) ? input : {}), command: wrapped };
   return { output: { hookSpecificOutput: { hookEventName: "PreToolUse", updatedInput } }, handles: [] };
 }
 

@@ -7,7 +7,7 @@
 // about to be stored, with a busy timeout inside the remaining budget.
 import { join } from "node:path";
 import type { CcrStore } from "@caveman/ccr-store";
-import { type HookContext, runHook } from "@caveman/hooks";
+import { type HookContext, runHook, type WrapOptions } from "@caveman/hooks";
 import type { Command } from "../args.js";
 import type { Config } from "../config.js";
 import { globalFlags, openQueuedOriginals, startSenderIfNeeded } from "../queued.js";
@@ -22,10 +22,13 @@ function sessionOf(event: string): string | undefined {
  * How the PreToolUse hook puts a Bash command under `caveman-mcp run`: this very binary (node and
  * script by absolute path), in the shell Claude Code runs commands in.
  */
-function wrapOptions(config: Config): { self: string[]; shell: string } {
+function wrapOptions(config: Config): WrapOptions {
   return {
     self: [process.execPath, ...(process.argv[1] ? [process.argv[1]] : [])],
     shell: config.hooks.shell,
+    // The host's PATH, which the hook inherits: a command whose program is not on it is a function
+    // or alias of the user's shell, and is not wrapped.
+    path: process.env.PATH ?? "",
   };
 }
 

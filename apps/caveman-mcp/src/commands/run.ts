@@ -7,15 +7,18 @@
 //   in the order they were written, byte for byte, untrimmed.
 // - Exit status as the command's: its code; killed by a signal, this process re-raises that
 //   signal (and exits 128+n if it survives it). SIGINT, SIGTERM and SIGHUP sent here are passed on
-//   to the command.
+//   to the command and the processes below it in its process group, as a terminal's ^C would be.
 // - Below the floor, not UTF-8, not worth compressing, or with any fault (settings, store,
-//   engine, time), the capture is printed unchanged. Compression is bounded by the hooks' time
-//   budget, counted from the command's end.
+//   engine, time), the capture is printed unchanged; a store fault or an internal error is named
+//   in one line on stderr after it. Compression is bounded by the hooks' time budget, counted from
+//   the command's end.
 // - Never held hostage: past `--stream-after-ms` (half the host's timeout, from the hook), beyond
 //   `max_input_bytes`, or once a signal arrives, what was captured is printed and the rest streams
-//   through as it comes, unchanged. A background job that keeps the pipe open after the command
-//   exited is given a short grace, then left.
-import { spawn } from "node:child_process";
+//   through as it comes, unchanged, at the caller's pace (the command's pipe pauses while more
+//   than QUEUE_HIGH waits for the caller). A caller gone (EPIPE) costs no exit status. A
+//   background job that keeps the pipe open after the command exited is given a short grace, then
+//   left.
+import { spawn, spawnSync } from "node:child_process";
 import { constants } from "node:os";
 import { keepCommandOutput } from "@caveman/hooks";
 import type { Config } from "../config.js";
@@ -31,11 +34,13 @@ export interface RunCommand {
 /** How long the pipe may stay open after the command exited (a background job holding it). */
 const CLOSE_GRACE_MS = 1500;
 const FORWARDED = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+/** Most streamed bytes held for a caller that reads slower than the command writes. */
+const QUEUE_HIGH = 1 << 20;
 
-function write(io: Io, data: Buffer | string): Promise<void> {
+function write(io: Io, data: Buffer | string, to: "stdout" | "stderr" = "stdout"): Promise<void> {
   return new Promise((resolve) => {
     try {
-      io.stdout.write(data, () => resolve());
+      io[to].write(data, () => resolve());
     } catch {
       resolve();
     }
@@ -54,6 +59,38 @@ interface Capture {
   signal: NodeJS.Signals | null;
 }
 
+/**
+ * The command and every process below it in its process group (the wrapper's own: the command is
+ * not detached), parents first. A terminal's ^C reaches that whole foreground group; a host that
+ * signals the wrapper alone must get the same, or a shell waits its running child out and goes on
+ * with the script. Parents first, because bash goes on after a child died of SIGINT unless it had
+ * the SIGINT itself before. A descendant that made a group of its own is left alone, as a terminal
+ * would leave it; without `ps` only the command itself is signalled.
+ */
+function foregroundTree(root: number): number[] {
+  const ps = spawnSync("ps", ["-A", "-o", "pid=", "-o", "ppid=", "-o", "pgid="], {
+    encoding: "utf8",
+    timeout: 2000,
+  });
+  if (ps.status !== 0 || typeof ps.stdout !== "string") return [root];
+  const kids = new Map<number, number[]>();
+  const group = new Map<number, number>();
+  for (const line of ps.stdout.split("\n")) {
+    const [pid, ppid, pgid] = line.trim().split(/\s+/).map(Number);
+    if (!pid || ppid === undefined || pgid === undefined) continue;
+    group.set(pid, pgid);
+    kids.set(ppid, [...(kids.get(ppid) ?? []), pid]);
+  }
+  const pgid = group.get(root);
+  const order: number[] = [];
+  const visit = (pid: number) => {
+    order.push(pid);
+    for (const kid of kids.get(pid) ?? []) if (group.get(kid) === pgid) visit(kid);
+  };
+  visit(root);
+  return order;
+}
+
 function capture(
   argv: string[],
   io: Io,
@@ -68,33 +105,50 @@ function capture(
     const child = spawn("/bin/sh", ["-c", 'exec "$@" 2>&1', "sh", ...argv], {
       stdio: ["inherit", "pipe", "ignore"],
     });
+    // Streamed bytes not yet taken by the caller: past QUEUE_HIGH the command's pipe is paused, so a
+    // slow reader holds the command back (as it would unwrapped) instead of this process's memory
+    // growing with the whole output.
+    let queued = 0;
+    const forward = (data: Buffer) => {
+      queued += data.length;
+      if (queued > QUEUE_HIGH) child.stdout.pause();
+      pending = pending
+        .then(() => write(io, data))
+        .then(() => {
+          queued -= data.length;
+          if (queued <= QUEUE_HIGH && !child.stdout.destroyed) child.stdout.resume();
+        });
+    };
     const stream = () => {
       if (out.streamed) return;
       out.streamed = true;
       const held = Buffer.concat(out.chunks);
       out.chunks = [];
-      pending = pending.then(() => write(io, held));
+      forward(held);
     };
+    let exited = false;
     const timer = streamAfterMs !== undefined ? setTimeout(stream, streamAfterMs) : undefined;
     const onSignal = (sig: NodeJS.Signals) => {
       stream();
-      try {
-        child.kill(sig);
-      } catch {
-        // Gone already.
+      const targets = child.pid !== undefined && !exited ? foregroundTree(child.pid) : [];
+      for (const pid of targets) {
+        try {
+          process.kill(pid, sig);
+        } catch {
+          // Gone already.
+        }
       }
     };
     for (const s of FORWARDED) process.on(s, onSignal);
     child.stdout.on("data", (c: Buffer) => {
       if (out.streamed) {
-        pending = pending.then(() => write(io, c));
+        forward(c);
         return;
       }
       out.chunks.push(c);
       size += c.length;
       if (size > maxBytes) stream();
     });
-    let exited = false;
     let grace: NodeJS.Timeout | undefined;
     const finish = () => {
       clearTimeout(timer);
@@ -106,10 +160,17 @@ function capture(
       exited = true;
       out.code = code;
       out.signal = signal;
-      grace = setTimeout(() => {
+      const leave = () => {
+        // While the caller is still taking streamed bytes, what is left in the pipe is the
+        // command's own output (read as soon as the pipe is resumed), not a background job's: wait on.
+        if (queued > 0 || child.stdout.isPaused()) {
+          grace = setTimeout(leave, CLOSE_GRACE_MS);
+          return;
+        }
         child.stdout.destroy();
         finish();
-      }, CLOSE_GRACE_MS);
+      };
+      grace = setTimeout(leave, CLOSE_GRACE_MS);
     });
     child.stdout.on("close", () => {
       if (exited) finish();
@@ -128,11 +189,15 @@ function statusOf(c: Capture): number {
   return c.code ?? 1;
 }
 
-/** The capture's stand-in, or null when it prints as it is. */
-async function standIn(text: string, cmd: string, config: Config | undefined): Promise<string | null> {
-  if (!config || config.hooks.settingsError) return null;
+/** The capture's stand-in, or why it prints as it is. */
+async function standIn(
+  text: string,
+  cmd: string,
+  config: Config | undefined,
+): Promise<{ text: string } | { pass: string }> {
+  if (!config || config.hooks.settingsError) return { pass: "settings" };
   const settings = config.hooks.settings;
-  if (!settings.enabled || text.length < settings.floorTokens) return null;
+  if (!settings.enabled || text.length < settings.floorTokens) return { pass: "below_floor" };
   const deadline = Date.now() + settings.budgetMs;
   // This process's global flags (those before `run`), for the sender of queued originals.
   const at = process.argv.indexOf("run", 2);
@@ -141,10 +206,28 @@ async function standIn(text: string, cmd: string, config: Config | undefined): P
     const r = await withHookContext(config, deadline, { host: "claude-code" }, flags, (ctx) =>
       keepCommandOutput(text, cmd, ctx),
     );
-    return "pass" in r || Date.now() > deadline ? null : r.text;
-  } catch {
-    return null;
+    if ("pass" in r) return r;
+    return Date.now() > deadline ? { pass: "deadline" } : { text: r.text };
+  } catch (err) {
+    const code = (err as { code?: unknown } | null)?.code;
+    return { pass: `internal_error${typeof code === "string" ? `: ${code}` : ""}` };
   }
+}
+
+/**
+ * The line told to the caller (on stderr, after the output) when a fault, not a rule, kept the
+ * output whole: the output is all there, but the user should know compression is not working.
+ */
+function faultNote(pass: string): string | null {
+  if (pass.startsWith("store_")) {
+    // Busy or full passes by itself; anything else is the store's path or disk, which doctor checks.
+    const hint =
+      pass === "store_busy" || pass === "store_full" ? "" : "; check the store path (caveman-mcp doctor)";
+    return `caveman-mcp run: output shown uncompressed: the store could not keep its original (${pass})${hint}\n`;
+  }
+  if (pass.startsWith("internal_error"))
+    return `caveman-mcp run: output shown uncompressed after an internal error (${pass})\n`;
+  return null;
 }
 
 /** Runs the command; resolves to its exit status (after re-raising its signal, if it had one). */
@@ -154,14 +237,21 @@ export async function runWrapped(command: RunCommand, config: Config | undefined
     return 2;
   }
   const maxBytes = config?.hooks.settings.maxInputBytes ?? 8 * 1024 * 1024;
+  // A caller that stopped reading (EPIPE) must not turn into a crash that loses the exit status:
+  // the write resolves through its callback and the command's status is still returned.
+  const ignore = () => {};
+  io.stdout.on("error", ignore);
+  io.stderr.on("error", ignore);
   const c = await capture(command.argv, io, command.streamAfterMs, maxBytes);
   if (!c.streamed) {
     const bytes = Buffer.concat(c.chunks);
     const text = bytes.toString("utf8");
     // Only text that round-trips is compressed: the handle must give back these very bytes.
     const exact = Buffer.byteLength(text, "utf8") === bytes.length && Buffer.from(text, "utf8").equals(bytes);
-    const shown = exact ? await standIn(text, original(command.argv), config) : null;
-    await write(io, shown ?? bytes);
+    const shown = exact ? await standIn(text, original(command.argv), config) : { pass: "not_utf8" };
+    await write(io, "text" in shown ? shown.text : bytes);
+    const note = "pass" in shown ? faultNote(shown.pass) : null;
+    if (note) await write(io, note, "stderr");
   }
   if (c.signal) {
     // The caller sees the command's own death: the same signal, with its default action.
