@@ -26,9 +26,10 @@ function wrapOptions(config: Config): WrapOptions {
   return {
     self: [process.execPath, ...(process.argv[1] ? [process.argv[1]] : [])],
     shell: config.hooks.shell,
-    // The host's PATH, which the hook inherits: a command whose program is not on it is a function
-    // or alias of the user's shell, and is not wrapped.
-    path: process.env.PATH ?? "",
+    // The host's PATH, which the hook inherits (config's environment: the hook's own, also when a
+    // server runs its job): a command whose program is not on it is a function or alias of the
+    // user's shell, and is not wrapped.
+    path: config.hooks.env.PATH ?? "",
   };
 }
 
