@@ -34,6 +34,49 @@ const lazyTokenizer: Plugin = {
   },
 };
 
+/**
+ * The MCP SDK's Server builds an Ajv instance (with its formats) when it is constructed, though
+ * only an elicitation's answer is ever validated with it, and this server elicits nothing. This
+ * stands in for the module that holds it: the same `AjvJsonSchemaValidator`, which evaluates the
+ * real module (bundled here, wrapped lazily by esbuild because it is `require`d) and builds its
+ * Ajv at the first `getValidator`. So starting the server evaluates neither Ajv nor its formats.
+ */
+const lazyAjv: Plugin = {
+  name: "caveman-lazy-ajv",
+  setup(build) {
+    build.onResolve({ filter: /\/validation\/ajv-provider\.js$/ }, async (args) => {
+      if (args.namespace === "caveman-lazy-ajv") return undefined;
+      const real = await build.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        namespace: "caveman-lazy-ajv",
+      });
+      if (real.errors.length > 0) return { errors: real.errors };
+      return { path: real.path, namespace: "caveman-lazy-ajv" };
+    });
+    build.onLoad({ filter: /.*/, namespace: "caveman-lazy-ajv" }, (args) => ({
+      resolveDir: new URL(".", import.meta.url).pathname,
+      loader: "js",
+      contents: [
+        "let real;",
+        `const load = () => (real ??= require(${JSON.stringify(args.path)}));`,
+        "export class AjvJsonSchemaValidator {",
+        "  #ajv;",
+        "  #real;",
+        "  constructor(ajv) {",
+        "    this.#ajv = ajv;",
+        "  }",
+        "  getValidator(schema) {",
+        "    this.#real ??= new (load().AjvJsonSchemaValidator)(this.#ajv);",
+        "    return this.#real.getValidator(schema);",
+        "  }",
+        "}",
+      ].join("\n"),
+    }));
+  },
+};
+
 /** The engine's built entry: the real module behind the stand-in below (its own `dist/engine.js`). */
 const ENGINE_ENTRY = fileURLToPath(new URL("../../packages/engine/dist/index.js", import.meta.url));
 
@@ -99,7 +142,7 @@ export default defineConfig(async () => ({
   dts: false,
   noExternal: [/^(?!better-sqlite3$)/],
   external: ["better-sqlite3"],
-  esbuildPlugins: [lazyTokenizer, await lazyEngine()],
+  esbuildPlugins: [lazyTokenizer, lazyAjv, await lazyEngine()],
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __cavemanCreateRequire } from 'node:module';\nconst require = __cavemanCreateRequire(import.meta.url);",
   },
