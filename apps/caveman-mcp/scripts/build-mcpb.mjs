@@ -3,6 +3,8 @@
 //   dist/mcpb/server/cli.mjs     dist/cli.js re-bundled with better-sqlite3 replaced (below)
 //   dist/mcpb/server/engine-worker.js  the engine's worker-thread script, which the server loads
 //                                from beside itself (an ESM file: server/package.json says so)
+//   dist/mcpb/server/engine.js   the engine, which the server and the worker load from beside
+//                                themselves on first use (the app's build split it off)
 //   dist/mcpb/LICENSE
 // Desktop runs the server with its own Node (22 or later), where nothing native can be built, so
 // the bundle ships no better-sqlite3 and no node_modules: the store uses node:sqlite (Node 22.13
@@ -19,6 +21,7 @@ import { build } from "esbuild";
 const appDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const appCli = join(appDir, "dist", "cli.js");
 const appWorker = join(appDir, "dist", "engine-worker.js");
+const appEngine = join(appDir, "dist", "engine.js");
 const stage = join(appDir, "dist", "mcpb");
 const output = join(appDir, "dist", "caveman-mcp.mcpb");
 
@@ -27,7 +30,7 @@ function fail(message) {
   process.exit(1);
 }
 
-for (const file of [appCli, appWorker])
+for (const file of [appCli, appWorker, appEngine])
   if (!existsSync(file)) fail(`${file} is missing: run tsup first (the app's build does).`);
 
 const pkg = JSON.parse(readFileSync(join(appDir, "package.json"), "utf8"));
@@ -74,6 +77,8 @@ await build({
   entryPoints: [appWorker],
   outfile: join(stage, "server", "engine-worker.js"),
 });
+// Both load the engine from `new URL("./engine.js", import.meta.url)` when it is first called.
+await build({ ...bundleOptions, entryPoints: [appEngine], outfile: join(stage, "server", "engine.js") });
 writeFileSync(join(stage, "server", "package.json"), `${JSON.stringify({ type: "module" })}\n`);
 copyFileSync(join(appDir, "..", "..", "LICENSE"), join(stage, "LICENSE"));
 

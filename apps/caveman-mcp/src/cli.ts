@@ -16,6 +16,9 @@ import { VERSION } from "./version.js";
 // Before any chunk loads, so that every one is compiled once and read back after (Node 22.1+).
 enableCompileCache();
 
+/** How long the exit waits for stdout to drain; a hook waits only what is left of its budget. */
+let drainBoundMs = 500;
+
 async function main(argv: string[]): Promise<number> {
   const io: Io = { stdout: process.stdout, stderr: process.stderr };
   process.stderr.on("error", () => {});
@@ -64,8 +67,12 @@ async function run(
       return (await import("./commands/doctor.js")).runDoctor(command, config, io);
     case "flush":
       return (await import("./commands/flush.js")).runFlush(command, config, io);
-    case "hook":
-      return (await import("./hookEntry.js")).runHookCommand(command, config, io, process.stdin);
+    case "hook": {
+      const hook = await import("./hookEntry.js");
+      const code = await hook.runHookCommand(command, config, io, process.stdin);
+      drainBoundMs = hook.hookDrainBoundMs(config.hooks.settings.budgetMs);
+      return code;
+    }
     case "proxy":
       return (await import("./commands/proxy.js")).runProxy(command, config);
     case "run":
@@ -88,10 +95,14 @@ function self(): SelfCommand {
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
-    // Serving may leave handles (stdin) open; the command is done, so leave once stdout has taken
-    // everything — or after a bound, since a client that stopped reading would never let it drain.
-    setTimeout(() => process.exit(code), 500);
-    process.stdout.write("", () => process.exit(code));
+    // Serving may leave handles (stdin) open; the command is done, so leave as soon as stdout has
+    // taken everything — or at a bound, since a client that stopped reading would never let it
+    // drain (a hook's bound is the rest of its budget, so its exit stays inside the budget).
+    const bound = setTimeout(() => process.exit(code), drainBoundMs);
+    process.stdout.write("", () => {
+      clearTimeout(bound);
+      process.exit(code);
+    });
   },
   (err: unknown) => {
     if (err instanceof ConfigError) {

@@ -172,6 +172,29 @@ function viaService(job: HookJob, io: Io, path: string): Promise<string | null> 
   });
 }
 
+/** When this process started, in `Date.now()` time: the budget counts from there. */
+function processStart(): number {
+  return Date.now() - Math.round(process.uptime() * 1000);
+}
+
+/**
+ * What the decision leaves of the budget for stdout to drain and the process to exit: a tenth,
+ * at most 200 ms. The hook decides by the budget less this, so decide, flush and exit fit in it.
+ */
+function exitMarginMs(budgetMs: number): number {
+  return Math.min(200, Math.floor(budgetMs / 10));
+}
+
+/**
+ * How long the exit may still wait for stdout to drain: what is left of the hook's budget, but
+ * never less than 50 ms. An answer goes out only before the deadline, so it normally has the whole
+ * margin; the floor is for a loop that lagged, since an answer cut off mid-write is worse for
+ * the host than one a little late (and stdout that drained ends the wait at once, cli.ts).
+ */
+export function hookDrainBoundMs(budgetMs: number): number {
+  return Math.max(50, processStart() + budgetMs - Date.now());
+}
+
 export async function runHookCommand(
   command: Extract<Command, { name: "hook" }>,
   config: Config,
@@ -179,8 +202,7 @@ export async function runHookCommand(
   stdin: Readable,
 ): Promise<number> {
   const settings = config.hooks.settings;
-  const started = Date.now() - Math.round(process.uptime() * 1000);
-  const deadline = started + settings.budgetMs;
+  const deadline = processStart() + settings.budgetMs - exitMarginMs(settings.budgetMs);
   let reason = "internal_error";
   try {
     // Read (within the same limits) even when the hooks are off: a host is not cut off mid-write.

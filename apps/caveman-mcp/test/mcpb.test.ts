@@ -133,6 +133,8 @@ describe("Claude Desktop bundle", () => {
     expect(existsSync(join(unpacked, "server", "cli.mjs"))).toBe(true);
     // The engine runs in worker threads started from this file beside the server.
     expect(existsSync(join(unpacked, "server", "engine-worker.js"))).toBe(true);
+    // The engine itself, which the server and the workers load from beside them on first use.
+    expect(existsSync(join(unpacked, "server", "engine.js"))).toBe(true);
     const files = run("find", [unpacked, "-type", "f"]).trim().split("\n");
     expect(files.filter((f) => f.endsWith(".node") || f.includes("node_modules"))).toEqual([]);
     expect(manifest.user_config.project_dir?.required).toBe(true);

@@ -1,9 +1,10 @@
 // Lays out the server for the launcher and for this host's platform package:
 //   npm/platforms/<host target>/dist/cli.mjs                          the bundled server's entry
 //   npm/platforms/<host target>/dist/{engine,hook}-worker.js          the worker-thread scripts
+//   npm/platforms/<host target>/dist/engine.js                        the engine, loaded on first use
 //   npm/platforms/<host target>/dist/chunk-*.js                       the chunks they load on use
 //   npm/platforms/<host target>/dist/node-v<ABI>/better_sqlite3.node  its prebuilt binding
-//   npm/caveman-mcp/dist/portable/cli.mjs (+ engine-worker.js, build.json) the portable fallback copy
+//   npm/caveman-mcp/dist/portable/cli.mjs (+ the same files, build.json) the portable fallback copy
 // The server is apps/caveman-mcp's bundle re-bundled with better-sqlite3's JavaScript inlined,
 // so it needs no node_modules at all; the binding is loaded through better-sqlite3's
 // nativeBinding option from the path in CAVEMAN_SQLITE_BINDING. Only the host target can be
@@ -38,16 +39,17 @@ import {
 const launcherDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const appDir = resolve(launcherDir, "..", "..", "apps", "caveman-mcp");
 const appCli = join(appDir, "dist", "cli.js");
-// The server starts its worker threads from these files beside itself (`new URL(..., import.meta.url)`).
-const WORKER_FILES = ["engine-worker.js", "hook-worker.js"];
-const appWorkers = WORKER_FILES.map((f) => join(appDir, "dist", f));
+// Entries the server loads from beside itself (`new URL(..., import.meta.url)`): the worker-thread
+// scripts, and the engine, which the app's build split off so that starting never reads it.
+const BESIDE_FILES = ["engine-worker.js", "hook-worker.js", "engine.js"];
+const appBeside = BESIDE_FILES.map((f) => join(appDir, "dist", f));
 
 function fail(message) {
   process.stderr.write(`build-server: ${message}\n`);
   process.exit(1);
 }
 
-for (const file of [appCli, ...appWorkers])
+for (const file of [appCli, ...appBeside])
   if (!existsSync(file)) fail(`${file} is missing: build @caveman/caveman-mcp-app first (turbo does).`);
 
 const host = gatherHost();
@@ -114,15 +116,19 @@ const server = join(platformDir, SERVER_FILE);
 const platformBinding = join(platformDir, bindingFile(host.abi));
 /** The server's JavaScript in a dist directory: the entry, the workers and their chunks. */
 const isServerJs = (name) =>
-  name === "cli.mjs" || WORKER_FILES.includes(name) || /^[\w-]+-[A-Z0-9]{8}\.js$/.test(name);
+  name === "cli.mjs" || BESIDE_FILES.includes(name) || /^[\w-]+-[A-Z0-9]{8}\.js$/.test(name);
 rmSync(dirname(platformBinding), { recursive: true, force: true });
 mkdirSync(platformDist, { recursive: true });
 for (const name of readdirSync(platformDist)) if (isServerJs(name)) rmSync(join(platformDist, name));
 // Split like the app's own build (a hook that passes loads the entry and the gate, not the
-// engine); the entry is cli.mjs (SERVER_FILE), the workers keep their names, chunks are .js in
-// a "type": "module" package. Nothing imports an entry, so renaming one is safe.
+// engine); the entry is cli.mjs (SERVER_FILE), the others keep their names, chunks are .js in
+// a "type": "module" package. Nothing imports an entry (engine.js is `require`d by a computed
+// path, which esbuild leaves alone), so renaming one is safe.
 await build({
-  entryPoints: { cli: appCli, "engine-worker": appWorkers[0], "hook-worker": appWorkers[1] },
+  entryPoints: Object.fromEntries([
+    ["cli", appCli],
+    ...BESIDE_FILES.map((f, i) => [f.replace(/\.js$/, ""), appBeside[i]]),
+  ]),
   outdir: platformDist,
   bundle: true,
   splitting: true,

@@ -218,12 +218,14 @@ describe("packaging: tarballs installed with npm, started with npx", () => {
     expect(existsSync(join(out, "launcher", "package", "dist", "cli.js"))).toBe(true);
     expect(existsSync(join(out, "launcher", "package", PORTABLE_SERVER_FILE))).toBe(true);
     expect(existsSync(join(out, "platform", "package", SERVER_FILE))).toBe(true);
-    // The server starts its engine workers from this file beside itself; a compress over 2 KiB needs it.
+    // The server starts its engine workers from this file beside itself (a compress over 2 KiB
+    // needs it), and both load the engine from engine.js beside them on first use.
     for (const server of [
       join("launcher", "package", PORTABLE_SERVER_FILE),
       join("platform", "package", SERVER_FILE),
     ])
-      expect(existsSync(join(out, dirname(server), "engine-worker.js")), server).toBe(true);
+      for (const file of ["engine-worker.js", "engine.js"])
+        expect(existsSync(join(out, dirname(server), file)), `${server}: ${file}`).toBe(true);
     // The binding of the Node the package was built with (Node 20 here): Node 22.13+ needs none.
     const built = JSON.parse(readFileSync(join(launcherDir, "dist", "portable", "build.json"), "utf8")) as {
       abi: string;
