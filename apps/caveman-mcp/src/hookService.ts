@@ -9,10 +9,11 @@
 // fall back to their own worker). The socket is bound only where no live server of this build
 // holds it, is this user's alone (mode 0600 in a 0700 directory), and is removed at close if it
 // is still ours. Nothing here may stop the server: every failure is logged and the service is off.
-import { chmodSync, lstatSync, mkdirSync, unlinkSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, unlinkSync } from "node:fs";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { availableParallelism } from "node:os";
 import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { Logger } from "@caveman/mcp-server";
 import type { HookAnswer } from "./commands/hook.js";
@@ -59,9 +60,13 @@ function workerPool(workerUrl: URL, max: number, logger: Logger) {
   return {
     run(job: HookJob): Promise<HookAnswer | undefined> {
       let slot = slots.find((s) => s.waiting.size === 0);
-      if (!slot)
-        slot =
+      try {
+        slot ??=
           slots.length < max ? start() : slots.reduce((a, b) => (b.waiting.size < a.waiting.size ? b : a));
+      } catch (err) {
+        logger.warn(`hook service: no worker (${err instanceof Error ? err.message : String(err)})`);
+        return Promise.resolve(undefined);
+      }
       const chosen = slot;
       const id = nextId++;
       return new Promise((resolve) => {
@@ -138,7 +143,8 @@ export async function startHookService(opts: {
 }): Promise<HookService | undefined> {
   const { logger } = opts;
   const path = hookSocketPath(opts.cavemanHome, opts.version);
-  if (!path) return undefined;
+  // A bundle without the hook worker (the .mcpb: Claude Desktop runs no hooks) serves none.
+  if (!path || !existsSync(fileURLToPath(opts.workerUrl))) return undefined;
   try {
     const dir = dirname(path);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
