@@ -1,5 +1,5 @@
 // What it costs to start: the hook (pass-through, off switch, our own tool, a 100 KB compress, 20
-// at once) and the server (spawn to the first `tools/list` answer, directly and through the npm
+// at once; the compress again with a server running, which takes the hooks' jobs) and the server (spawn to the first `tools/list` answer, directly and through the npm
 // launcher laid out as `npm install` would), each beside `node -e 0` timed in the same run, ABAB,
 // so that load from other processes on this shared machine hits both sides alike. Runs under this
 // Node and every Node line tooling/scripts/node-matrix.sh fetched into .cache/node-matrix; on Node
@@ -10,6 +10,7 @@
 // of apps/caveman-mcp/dist, npm/caveman-mcp and npm/platforms/<host>): the BEFORE figures.
 import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -238,6 +239,37 @@ async function concurrent(label, node, event, n = 20, budgetMs = 3000) {
   };
 }
 
+/**
+ * A server of this build in the bench's HOME, up once its hook socket answers (a build without a
+ * hook service, `--from` an older one, is given 5 s and then the hooks run on their own).
+ */
+async function withServer(node, fn) {
+  const child = spawn(node, [CLI, "--tools", "retrieve"], {
+    env: env(node),
+    stdio: ["pipe", "ignore", "ignore"],
+  });
+  const run = join(work, "home", ".caveman", "run");
+  const answers = (path) =>
+    new Promise((r) => {
+      const s = connect(path);
+      s.once("connect", () => {
+        s.destroy();
+        r(true);
+      });
+      s.once("error", () => r(false));
+    });
+  try {
+    for (let waited = 0; waited < 5000; waited += 50) {
+      const name = existsSync(run) ? readdirSync(run).find((f) => f.endsWith(".sock")) : undefined;
+      if (name && (await answers(join(run, name)))) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return await fn();
+  } finally {
+    child.kill("SIGKILL");
+  }
+}
+
 const serverArgs = (entry) => [entry, "--ephemeral", "--root", work, "--chip-dir", join(work, "chips")];
 const results = {};
 try {
@@ -274,6 +306,15 @@ try {
     }
     rows.push(await concurrent("20 concurrent hooks, 100 KB compress", node, EVENTS.log100k));
     rows.push(await concurrent("20 concurrent hooks, pass-through", node, EVENTS.small));
+    // The warm path: a running server of this build takes the hooks' jobs (hookService.ts).
+    await withServer(node, async () => {
+      rows.push(
+        await row("hook compress 100 KB log, server running", node, () => hook(node, EVENTS.log100k)),
+      );
+      rows.push(
+        await concurrent("20 concurrent hooks, 100 KB compress, server running", node, EVENTS.log100k),
+      );
+    });
     printTable(`startup, Node ${version}${from ? ` (${from})` : ""}, ${RUNS} runs each`, rows);
     results[`node-${version}`] = rows;
   }
