@@ -16,6 +16,22 @@ const FRAME = /^\s*\d+\s*[|│]|^\s+[~^]+\s*$|^\s*\|\s|^\s*-->\s|^\s*= (note|hel
 /** Fewest consecutive shortened lines worth one marker. */
 const MIN_RUN = 3;
 
+/**
+ * The marker after shortened lines [from, to] costs fewer tokens than the shortening cuts. The
+ * handle is left out: it is named once per output (nameHandleOnce), not in every marker.
+ */
+function shorteningPays(
+  lines: readonly string[],
+  short: ReadonlyMap<number, string>,
+  from: number,
+  to: number,
+): boolean {
+  const whole = lines.slice(from, to + 1).join("\n");
+  const kept: string[] = [];
+  for (let k = from; k <= to; k++) kept.push(short.get(k)!);
+  return countTokens(repeatedMarker(lines, from, to)) < countTokens(whole) - countTokens(kept.join("\n"));
+}
+
 /** Compresses diagnostics, or says why it cannot. */
 export function compressDiagnostics(text: string, ctx: KindContext): Candidate | PassReason {
   const lines = text.split("\n");
@@ -73,8 +89,10 @@ export function compressDiagnostics(text: string, ctx: KindContext): Candidate |
     }
     let j = i;
     while (j + 1 < lines.length && keep[j + 1] && short.has(j + 1)) j++;
-    // A marker costs about as much as two messages: short runs stay whole.
-    if (j - i + 1 < MIN_RUN) for (let k = i; k <= j; k++) out.push(lines[k]!);
+    // A marker costs about as much as two messages: short runs stay whole, and so does a run
+    // whose marker costs at least the tokens the shortening cuts (short messages, long names).
+    if (j - i + 1 < MIN_RUN || !shorteningPays(lines, short, i, j))
+      for (let k = i; k <= j; k++) out.push(lines[k]!);
     else {
       for (let k = i; k <= j; k++) out.push(short.get(k)!);
       out.push(repeatedMarker(lines, i, j, ctx.handle));
