@@ -8,7 +8,7 @@ import { decode, encode } from "@toon-format/toon";
 import { stripGutters } from "./gutter.js";
 import { kindFromHint } from "./hints.js";
 import { detectLanguage } from "./kinds/code/language.js";
-import { isJavacDiagnostics } from "./kinds/diagnostics/detect.js";
+import { isJavacDiagnostics, isRustDiagnostics } from "./kinds/diagnostics/detect.js";
 import { isStatListing } from "./kinds/diff/stat.js";
 import { isGrepWithContext } from "./kinds/grep/detect.js";
 import { isListingTable } from "./kinds/table/detect.js";
@@ -233,7 +233,8 @@ function classify(lines: readonly string[], head: string): ContentKind {
   if (
     lines.some((l) => TS_DIAG.test(l) || GCC_DIAG.test(l) || BIOME_DIAG.test(l)) ||
     ratio(lines, (l) => RUST_DIAG.test(l) || ESLINT_ROW.test(l)) >= 0.1 ||
-    isJavacDiagnostics(lines)
+    isJavacDiagnostics(lines) ||
+    isRustDiagnostics(lines)
   )
     return "diagnostics";
   // Structure before the line rules below: grep -C's context lines and listings read as text.

@@ -9,3 +9,16 @@ export function isJavacDiagnostics(lines: readonly string[]): boolean {
   for (const line of lines) if (JAVAC.test(line) && ++n >= 2) return true;
   return false;
 }
+
+/** rustc/clippy blocks: `warning: msg` then ` --> file:line:col`, twice or more (long frames dilute any ratio). */
+export function isRustDiagnostics(lines: readonly string[]): boolean {
+  let n = 0;
+  for (let i = 0; i + 1 < lines.length; i++)
+    if (
+      /^(warning|error)(\[\w+\])?: /.test(lines[i]!) &&
+      /^\s*--> \S+:\d+:\d+/.test(lines[i + 1]!) &&
+      ++n >= 2
+    )
+      return true;
+  return false;
+}

@@ -8,6 +8,7 @@ import { formatMarker, lineSpan } from "../../markers.js";
 import { countTokens } from "../../tokens.js";
 import type { Candidate, KindContext, PassReason } from "../../types.js";
 import { foldRepeatedMessages, repeatedMarker } from "./repeat.js";
+import { foldedFacts, foldRepeatedBlocks } from "./rust.js";
 
 const HEADER =
   /^[^\s:]+:\d+:\d+[\s:]|\(\d+,\d+\): (error|warning|message) [A-Z]+\d+|:\d+:\d+ - (error|warning) [A-Z]+\d+|^[^\s:]+:\d+(:\d+)?: (fatal error|error|warning|note)\b|^(error|warning)(\[[A-Z]?\d+\])?: |^\s+\d+:\d+\s+(error|warning)\s|^\S.*\.\w+$|^Found \d+ error|^\d+ (problems?|errors?|warnings?)\b|^✖ \d+ problem|error: could not compile|^Found \d+ errors? in|^Errors\s+Files$|\berrors? (found|generated)\b/;
@@ -54,7 +55,8 @@ export function compressDiagnostics(text: string, ctx: KindContext): Candidate |
     detail++;
   });
   const short = foldRepeatedMessages(lines);
-  if (dropped === 0 && !short) return "not_smaller";
+  const folded = foldRepeatedBlocks(lines, keep);
+  if (dropped === 0 && !short && folded.size === 0) return "not_smaller";
   // Blank lines around a dropped frame go with it, so one marker replaces the whole frame.
   for (let i = 0; i < lines.length; i++) {
     if (lines[i]!.trim() !== "" || !keep[i]) continue;
@@ -62,7 +64,13 @@ export function compressDiagnostics(text: string, ctx: KindContext): Candidate |
       keep[i] = 0;
   }
   if (!short)
-    return { output: renderKept(lines, keep, ctx.handle ? { handle: ctx.handle } : {}), lossless: false };
+    return {
+      output: renderKept(lines, keep, {
+        facts: (from, to) => foldedFacts(folded, from, to),
+        ...(ctx.handle ? { handle: ctx.handle } : {}),
+      }),
+      lossless: false,
+    };
   // Shortened lines are kept (as their location-and-code prefix); each run of them gets a marker.
   const out: string[] = [];
   let i = 0;
