@@ -123,4 +123,12 @@ describe("detection of real output shapes by structure", () => {
     );
     expect(detect(text).kind).not.toBe("grep");
   });
+
+  it("keeps the package and version of every apt-cache show stanza", () => {
+    const res = compress(aptShow);
+    for (const [i, pkg] of ["redis-server", "postgresql-15", "git", "sqlite3"].entries()) {
+      expect(res.output).toContain(`Package: ${pkg}`);
+      expect(res.output).toContain(`Version: ${i + 1}.${i}-0+deb12u1`);
+    }
+  });
 });

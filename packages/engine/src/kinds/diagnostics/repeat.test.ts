@@ -25,4 +25,17 @@ describe("repeated diagnostic messages", () => {
     const cut = countTokens(text) - countTokens(lines.filter((l) => l !== marker).join("\n"));
     expect(countTokens(marker)).toBeLessThan(cut);
   });
+
+  it("tells messages apart by their quoted names: a message seen once stays whole among repeats of a similar one", () => {
+    const set = (n: number) => `${at(n)}: Property 'set' does not exist on type 'defaultConfiguration'.`;
+    const once = `${at(20)}: Property 'settings' does not exist on type 'defaultConfiguration'.`;
+    const text = [
+      ...Array.from({ length: 5 }, (_, n) => set(n)),
+      once,
+      ...Array.from({ length: 5 }, (_, n) => set(n + 5)),
+    ].join("\n");
+    const res = compressDiagnostics(text, {});
+    const output = typeof res === "string" ? text : res.output;
+    expect(output.split("\n")).toContain(once);
+  });
 });

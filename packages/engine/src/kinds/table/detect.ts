@@ -45,7 +45,7 @@ function isTree(lines: readonly string[]): boolean {
 }
 
 /** `apt-cache show`, `dpkg -s`: two or more stanzas of fields (continuations start with a space). */
-function isStanzas(lines: readonly string[]): boolean {
+export function isStanzas(lines: readonly string[]): boolean {
   let starts = 0;
   let previousBlank = true;
   for (const l of lines) {
