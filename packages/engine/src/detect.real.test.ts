@@ -131,4 +131,18 @@ describe("detection of real output shapes by structure", () => {
       expect(res.output).toContain(`Version: ${i + 1}.${i}-0+deb12u1`);
     }
   });
+
+  it("keeps what every apt history stanza ran", () => {
+    const history = Array.from({ length: 6 }, (_, i) =>
+      [
+        `Start-Date: 2025-06-24  14:3${i}:25`,
+        `Commandline: apt-get install -y tool${i}`,
+        `Install: tool${i}:amd64 (1.${i}-1), libtool${i}:amd64 (1.${i}-1, automatic), libextra${i}:amd64 (2.${i}-3, automatic)`,
+        `End-Date: 2025-06-24  14:3${i}:29`,
+      ].join("\n"),
+    ).join("\n\n");
+    const res = compress(history);
+    expect(res.tokensOut).toBeLessThan(res.tokensIn);
+    for (let i = 0; i < 6; i++) expect(res.output).toContain(`Commandline: apt-get install -y tool${i}`);
+  });
 });

@@ -1,14 +1,14 @@
 // `apt-cache show`, `dpkg -s`: stanzas of `Field: value` lines (continuations start with a space),
 // one per package version, between blank lines. What tells stanzas apart is their identity: the
-// first field (`Package:`) and `Version:`, kept for every stanza, with `Status:` (installed or
-// not); the rest of each stanza folds into a marker.
+// first field (`Package:`, `Start-Date:`) and `Version:`, kept for every stanza, with `Status:`
+// (installed or not) and apt history's `Commandline:`; the rest of each stanza folds into a marker.
 
 import { REGION_GAP, renderKept } from "../../lines.js";
 import { queryTerms } from "../../shared/query.js";
 import type { Candidate, KindContext, PassReason } from "../../types.js";
 import { isStanzas } from "./detect.js";
 
-const IDENTITY = /^(Version|Status):/;
+const IDENTITY = /^(Version|Status|Commandline):/;
 
 /** Compresses stanzas of fields, or undefined when `text` is not made of them. */
 export function compressStanzas(text: string, ctx: KindContext): Candidate | PassReason | undefined {
