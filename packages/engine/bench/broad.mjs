@@ -38,6 +38,8 @@ function jsonElided(engine, root, marker) {
   return engine.countTokens(parts.join(","));
 }
 
+/** The line span a marker names (`lines a-b elided`, `3 messages elided (lines a-b)`). */
+const SPAN = /^\s*\[caveman: (?:[^\]]*?\()?lines? (\d+)(?:-(\d+))?[ );\]]/;
 /** A region marker, `[caveman: N of lines a-b elided ...]`: N lines of a-b elided, the rest follow it. */
 const REGION = /\[caveman: (\d+) of lines? (\d+)(?:-(\d+))? /;
 
@@ -46,7 +48,8 @@ const REGION = /\[caveman: (\d+) of lines? (\d+)(?:-(\d+))? /;
  * markers that cost at least as many tokens as the input they sit in place of. Kept lines are
  * matched to the input in order, so the lines a run marker replaces are exactly those between
  * the kept lines around it; a region marker replaces the lines of its span that the kept lines
- * after it do not show; a JSON marker, the elements or members its span names.
+ * after it do not show; a marker naming a line span, those lines; a JSON marker, the elements or
+ * members its span names.
  */
 function markerCosts(engine, input, output) {
   const inLines = input.split("\n");
@@ -99,7 +102,8 @@ function markerCosts(engine, input, output) {
     at = Math.max(at, region.to + 1);
     region = null;
   };
-  for (const line of outLines) {
+  for (let o = 0; o < outLines.length; o++) {
+    const line = outLines[o];
     if (engine.isMarkerLine(line)) {
       const tokens = engine.countTokens(line);
       current = line;
@@ -119,7 +123,20 @@ function markerCosts(engine, input, output) {
         const to = Number(r[3] ?? r[2]) - 1;
         region = { from, to, tokens, line, shown: new Set(), left: to - from + 1 - Number(r[1]) };
         at = from;
-      } else pending = { from: at, tokens, line };
+      } else {
+        const span = SPAN.exec(line);
+        if (span) {
+          // A marker naming its lines is judged against them: the lines it stands for, less the
+          // shortened lines above it that it counts ("of the lines above"), which stay shown.
+          const from = Number(span[1]) - 1;
+          const to = Number(span[2] ?? span[1]) - 1;
+          let elided = engine.countTokens(inLines.slice(from, to + 1).join("\n"));
+          if (line.includes("of the lines above"))
+            elided -= engine.countTokens(outLines.slice(Math.max(0, o - (to - from + 1)), o).join("\n"));
+          judge(tokens, elided, line);
+          at = Math.max(at, to + 1);
+        } else pending = { from: at, tokens, line };
+      }
       continue;
     }
     if (region && region.left > 0) {

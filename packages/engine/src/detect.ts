@@ -8,7 +8,10 @@ import { decode, encode } from "@toon-format/toon";
 import { stripGutters } from "./gutter.js";
 import { kindFromHint } from "./hints.js";
 import { detectLanguage } from "./kinds/code/language.js";
+import { isJavacDiagnostics, isRustDiagnostics } from "./kinds/diagnostics/detect.js";
 import { isStatListing } from "./kinds/diff/stat.js";
+import { isGrepWithContext } from "./kinds/grep/detect.js";
+import { isListingTable } from "./kinds/table/detect.js";
 import { alignedTableStart, isGrepHeading, isPathList, isStructuredLog } from "./structure.js";
 import type { ContentKind, Detection } from "./types.js";
 import { tick } from "./work.js";
@@ -229,9 +232,14 @@ function classify(lines: readonly string[], head: string): ContentKind {
     return "test";
   if (
     lines.some((l) => TS_DIAG.test(l) || GCC_DIAG.test(l) || BIOME_DIAG.test(l)) ||
-    ratio(lines, (l) => RUST_DIAG.test(l) || ESLINT_ROW.test(l)) >= 0.1
+    ratio(lines, (l) => RUST_DIAG.test(l) || ESLINT_ROW.test(l)) >= 0.1 ||
+    isJavacDiagnostics(lines) ||
+    isRustDiagnostics(lines)
   )
     return "diagnostics";
+  // Structure before the line rules below: grep -C's context lines and listings read as text.
+  if (isGrepWithContext(lines)) return "grep";
+  if (isListingTable(lines)) return "table";
   const frames = ratio(lines, (l) => FRAME.test(l));
   const logs = ratio(lines, (l) => LOG_LINE.test(l));
   if (frames >= 0.3 && logs < 0.3) return "stacktrace";

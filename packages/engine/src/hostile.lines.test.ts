@@ -86,6 +86,7 @@ describe("code scanning on hostile lines", () => {
 describe("grep hits with dashes and digits in file names", () => {
   it("files dated names under their own names and counts context lines apart from hits", () => {
     // One file per input: a marker over several files' hits names no file (a region marker).
+    // Context lines fold whatever hit they sit by: all 12 are counted, apart from the 9 hits.
     for (const day of ["2024-01-05", "2024-02-11", "2024-03-20"]) {
       const out: string[] = [];
       const file = `migrations/${day}-init.sql`;
@@ -97,7 +98,7 @@ describe("grep hits with dashes and digits in file names", () => {
       const r = compress(out.join("\n"), { hint: "grep -rn -B1", floorTokens: 0 });
       expect(r.reason).toBeUndefined();
       expect(r.output).toContain(
-        `migrations/${day}-init.sql x9 (line 40..120; 12 hits in file); 9 context lines`,
+        `migrations/${day}-init.sql x9 (line 40..120; 12 hits in file); 12 context lines`,
       );
       expect(r.output).not.toContain("migrations/2024 x");
     }

@@ -8,6 +8,7 @@ import { formatMarker, lineSpan } from "../../markers.js";
 import { countTokens } from "../../tokens.js";
 import type { Candidate, KindContext, PassReason } from "../../types.js";
 import { foldRepeatedMessages, repeatedMarker } from "./repeat.js";
+import { foldedFacts, foldRepeatedBlocks } from "./rust.js";
 
 const HEADER =
   /^[^\s:]+:\d+:\d+[\s:]|\(\d+,\d+\): (error|warning|message) [A-Z]+\d+|:\d+:\d+ - (error|warning) [A-Z]+\d+|^[^\s:]+:\d+(:\d+)?: (fatal error|error|warning|note)\b|^(error|warning)(\[[A-Z]?\d+\])?: |^\s+\d+:\d+\s+(error|warning)\s|^\S.*\.\w+$|^Found \d+ error|^\d+ (problems?|errors?|warnings?)\b|^✖ \d+ problem|error: could not compile|^Found \d+ errors? in|^Errors\s+Files$|\berrors? (found|generated)\b/;
@@ -15,6 +16,22 @@ const FRAME = /^\s*\d+\s*[|│]|^\s+[~^]+\s*$|^\s*\|\s|^\s*-->\s|^\s*= (note|hel
 
 /** Fewest consecutive shortened lines worth one marker. */
 const MIN_RUN = 3;
+
+/**
+ * The marker after shortened lines [from, to] costs fewer tokens than the shortening cuts. The
+ * handle is left out: it is named once per output (nameHandleOnce), not in every marker.
+ */
+function shorteningPays(
+  lines: readonly string[],
+  short: ReadonlyMap<number, string>,
+  from: number,
+  to: number,
+): boolean {
+  const whole = lines.slice(from, to + 1).join("\n");
+  const kept: string[] = [];
+  for (let k = from; k <= to; k++) kept.push(short.get(k)!);
+  return countTokens(repeatedMarker(lines, from, to)) < countTokens(whole) - countTokens(kept.join("\n"));
+}
 
 /** Compresses diagnostics, or says why it cannot. */
 export function compressDiagnostics(text: string, ctx: KindContext): Candidate | PassReason {
@@ -38,7 +55,8 @@ export function compressDiagnostics(text: string, ctx: KindContext): Candidate |
     detail++;
   });
   const short = foldRepeatedMessages(lines);
-  if (dropped === 0 && !short) return "not_smaller";
+  const folded = foldRepeatedBlocks(lines, keep);
+  if (dropped === 0 && !short && folded.size === 0) return "not_smaller";
   // Blank lines around a dropped frame go with it, so one marker replaces the whole frame.
   for (let i = 0; i < lines.length; i++) {
     if (lines[i]!.trim() !== "" || !keep[i]) continue;
@@ -46,7 +64,13 @@ export function compressDiagnostics(text: string, ctx: KindContext): Candidate |
       keep[i] = 0;
   }
   if (!short)
-    return { output: renderKept(lines, keep, ctx.handle ? { handle: ctx.handle } : {}), lossless: false };
+    return {
+      output: renderKept(lines, keep, {
+        facts: (from, to) => foldedFacts(folded, from, to),
+        ...(ctx.handle ? { handle: ctx.handle } : {}),
+      }),
+      lossless: false,
+    };
   // Shortened lines are kept (as their location-and-code prefix); each run of them gets a marker.
   const out: string[] = [];
   let i = 0;
@@ -73,8 +97,10 @@ export function compressDiagnostics(text: string, ctx: KindContext): Candidate |
     }
     let j = i;
     while (j + 1 < lines.length && keep[j + 1] && short.has(j + 1)) j++;
-    // A marker costs about as much as two messages: short runs stay whole.
-    if (j - i + 1 < MIN_RUN) for (let k = i; k <= j; k++) out.push(lines[k]!);
+    // A marker costs about as much as two messages: short runs stay whole, and so does a run
+    // whose marker costs at least the tokens the shortening cuts (short messages, long names).
+    if (j - i + 1 < MIN_RUN || !shorteningPays(lines, short, i, j))
+      for (let k = i; k <= j; k++) out.push(lines[k]!);
     else {
       for (let k = i; k <= j; k++) out.push(short.get(k)!);
       out.push(repeatedMarker(lines, i, j, ctx.handle));

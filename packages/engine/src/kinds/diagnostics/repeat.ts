@@ -1,5 +1,5 @@
-// Repeated diagnostic messages. When one message template (quoted names masked) occurs 4+ times,
-// its first two lines stay whole; later lines keep only their location and code, which are a
+// Repeated diagnostic messages. When one message occurs 4+ times, exactly (its quoted names are
+// what tells "Property 'set'" from "Property 'settings'"), its first two lines stay whole; later lines keep only their location and code, which are a
 // prefix of the original line, and each run of such shortened lines is followed by a marker
 // counting the messages it dropped by template (quoted names masked).
 import { countList } from "../../lines.js";
@@ -17,7 +17,7 @@ export function foldRepeatedMessages(lines: readonly string[]): Map<number, stri
   const byTemplate = new Map<string, number[]>();
   parsed.forEach((m, i) => {
     if (!m) return;
-    const template = `${m[1]!.replace(/^.*?((?:error|warning|fatal error)(?: [A-Z]+\d+)?)$/, "$1")}: ${m[2]!.replace(QUOTED, "'…'")}`;
+    const template = `${m[1]!.replace(/^.*?((?:error|warning|fatal error)(?: [A-Z]+\d+)?)$/, "$1")}: ${m[2]!}`;
     const list = byTemplate.get(template);
     if (list) list.push(i);
     else byTemplate.set(template, [i]);

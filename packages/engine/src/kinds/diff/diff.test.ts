@@ -213,8 +213,8 @@ describe("diffstat listings (git log --stat)", () => {
     return out;
   };
 
-  it("keeps headers, summaries and the first files of each commit, counting the rest exactly", () => {
-    const lines = [...block("a1b2c3d", 12), ...block("e4f5a6b", 2)];
+  it("keeps headers, summaries, the first and the most changed files of each commit, counting the rest exactly", () => {
+    const lines = [...block("a1b2c3d", 20), ...block("e4f5a6b", 2)];
     const input = lines.join("\n");
     for (const hint of [undefined, "git log --stat"]) {
       const r = compress(input, { ...(hint ? { hint } : {}), floorTokens: 0 });
@@ -224,12 +224,14 @@ describe("diffstat listings (git log --stat)", () => {
       for (const kept of [
         "commit a1b2c3d",
         "commit e4f5a6b",
-        " 12 files changed, 120 insertions(+), 12 deletions(-)",
+        " 20 files changed, 200 insertions(+), 20 deletions(-)",
       ])
         expect(out).toContain(kept);
       expect(out).toContain(lines[5]);
       expect(out).not.toContain(lines[5 + 3]);
-      // Files 4-12 of the first commit: 9 files, 13+14+...+21 changed lines.
+      // The 8 most changed files (13-20) stay; files 4-12: 9 files, 13+14+...+21 changed lines.
+      expect(out).toContain(lines[5 + 12]);
+      expect(out).toContain(lines[5 + 19]);
       expect(r.output).toContain("[caveman: lines 9-17 elided; 9 files, 153 changed lines]");
       expect(fabricatedLines(input, r.output)).toEqual([]);
     }

@@ -1,8 +1,8 @@
 // Diffstat listings: `git log --stat`, `git show --stat`, `git diff --stat`, `diffstat`. A
 // listing is per-file lines ` path | 12 ++++----` (or `| Bin 0 -> 12 bytes`) in blocks, each
 // block under its commit header and closed by ` N files changed, ...`. Commit headers, messages
-// and summaries stay; each block keeps its first files and those matching the query, and the
-// other file lines of a block fold into one marker counting files and changed lines (the sum of
+// and summaries stay; each block keeps its first files, its most changed ones and those matching
+// the query, and the other file lines of a block fold into one marker counting files and changed lines (the sum of
 // the per-file counts, which git writes exactly; the bars are scaled, so no insert/delete split
 // is claimed). Lines are kept whole, so the output tiles the input like any line compressor.
 
@@ -51,6 +51,24 @@ export function isStatListing(lines: readonly string[]): boolean {
   return stats >= MIN_STAT_LINES && summaries > 0 && stats + summaries >= text * 0.4;
 }
 
+/** File lines each block shows for the most changed lines: where a change went. */
+const LARGEST_SHOWN = 8;
+
+/** Keeps each block's LARGEST_SHOWN file lines with the most changed lines (ties: the earlier). */
+function keepLargest(changed: Int32Array, keep: Uint8Array): void {
+  let i = 0;
+  while (i < changed.length) {
+    if (changed[i]! === -2) {
+      i++;
+      continue;
+    }
+    const block: number[] = [];
+    while (i < changed.length && changed[i]! !== -2) block.push(i++);
+    block.sort((a, b) => changed[b]! - changed[a]! || a - b);
+    for (const k of block.slice(0, LARGEST_SHOWN)) keep[k] = 1;
+  }
+}
+
 /** Compresses a diffstat listing, or says why it cannot. */
 export function compressStat(text: string, ctx: KindContext): Candidate | PassReason {
   const lines = text.split("\n");
@@ -72,6 +90,7 @@ export function compressStat(text: string, ctx: KindContext): Candidate | PassRe
     const lower = lines[i]!.toLowerCase();
     if (inBlock > FILES_SHOWN && !(terms.length > 0 && terms.every((t) => lower.includes(t)))) keep[i] = 0;
   }
+  keepLargest(changed, keep);
   if (!keep.includes(0)) return "not_smaller";
   const facts = (from: number, to: number): string[] => {
     let files = 0;

@@ -8,6 +8,7 @@ import { severity } from "../../shared/severity.js";
 import { isGrepHeading, isPathList } from "../../structure.js";
 import type { Candidate, KindContext, PassReason } from "../../types.js";
 import { tick } from "../../work.js";
+import { keepContextHits } from "./context.js";
 import { compressPaths } from "./paths.js";
 
 // `path:line:text` is a hit; `path-line-text` (grep -C) a context line. The colon form is tried
@@ -85,6 +86,8 @@ export function compressGrep(text: string, ctx: KindContext): Candidate | PassRe
     if (seen < HITS_PER_FILE || important || (terms.length > 0 && terms.every((t) => lower.includes(t))))
       keep[i] = 1;
   });
+  // Context groups between "--" separators fold by group, so context lines never ride alone.
+  if (!heading && contextLines > 0 && lines.includes("--")) keep.set(keepContextHits(lines, hits, terms));
   // No hit at all: a path list (`grep -l`, `grep -c`, `find`) folds by path group instead.
   if (hits.every((h) => h === undefined) && isPathList(lines)) return compressPaths(text, ctx);
   // A bare "--" group separator next to folded hits says nothing on its own.

@@ -8,6 +8,8 @@ import type { FieldValue } from "../../shared/fields.js";
 import { hasErrorField, MIN_THIN_ITEMS, selectRecords } from "../../shared/records.js";
 import { alignedColumns, alignedTableStart, cellsOf, headerRow } from "../../structure.js";
 import type { Candidate, KindContext, PassReason } from "../../types.js";
+import { compressSectionedListing } from "./listing.js";
+import { compressStanzas } from "./stanzas.js";
 
 /** Splits one CSV/TSV/markdown row into cells, honouring double quotes. */
 export function splitRow(line: string, delim: string): string[] {
@@ -133,6 +135,10 @@ function alignedLayout(lines: readonly string[], start: number): Layout | PassRe
 
 /** Compresses a table, or says why it cannot. */
 export function compressTable(text: string, ctx: KindContext): Candidate | PassReason {
+  const sections = compressSectionedListing(text, ctx);
+  if (sections !== undefined) return sections;
+  const stanzas = compressStanzas(text, ctx);
+  if (stanzas !== undefined) return stanzas;
   const lines = text.split("\n");
   const pipes =
     lines
