@@ -31,42 +31,87 @@ const READ_IDLE_MS = 10_000;
 interface Slot {
   worker: Worker;
   waiting: Map<number, (a: HookAnswer | undefined) => void>;
+  /** Terminated by the pool (a job ran past its deadline): counted in `dying` until it exits. */
+  ending: boolean;
 }
 
-/** Up to `max` long-lived hook workers, each started when a job finds the others busy. */
+/**
+ * Up to `max` long-lived hook workers, each started when a job finds the others busy. A worker
+ * still holding a job at that job's deadline is ended, as the hook ends its own worker then: its
+ * work can no longer reach the host, and later jobs must not queue behind it. A worker ended that
+ * way counts against `max` until it has exited (a thread blocked in a system call may never), so
+ * a job that wedges every worker it is given leaves the pool refusing work, not growing threads.
+ */
 function workerPool(workerUrl: URL, max: number, logger: Logger) {
   const slots: Slot[] = [];
+  let dying = 0;
   let nextId = 0;
+  const drop = (slot: Slot, why: string) => {
+    const i = slots.indexOf(slot);
+    if (i < 0) return;
+    slots.splice(i, 1);
+    for (const done of slot.waiting.values()) done(undefined);
+    slot.waiting.clear();
+    logger.warn(`hook service: a worker ended (${why})`);
+  };
+  const end = (slot: Slot, why: string) => {
+    if (slot.ending) return;
+    slot.ending = true;
+    dying++;
+    drop(slot, why);
+    void slot.worker.terminate();
+  };
   const start = (): Slot => {
-    const slot: Slot = { worker: new Worker(workerUrl, { workerData: { serve: true } }), waiting: new Map() };
+    const slot: Slot = {
+      worker: new Worker(workerUrl, { workerData: { serve: true } }),
+      waiting: new Map(),
+      ending: false,
+    };
     slot.worker.unref();
     slot.worker.on("message", (m: ServedAnswer) => {
       slot.waiting.get(m.id)?.(m.answer);
       slot.waiting.delete(m.id);
     });
-    const gone = (why: string) => {
-      const i = slots.indexOf(slot);
-      if (i >= 0) slots.splice(i, 1);
-      for (const done of slot.waiting.values()) done(undefined);
-      slot.waiting.clear();
-      logger.warn(`hook service: a worker ended (${why})`);
-    };
-    slot.worker.on("error", (err) => gone(err.message));
-    slot.worker.on("exit", (code) => gone(`exit ${code}`));
+    slot.worker.on("error", (err) => drop(slot, err.message));
+    slot.worker.on("exit", (code) => {
+      if (slot.ending) dying--;
+      else drop(slot, `exit ${code}`);
+    });
     slots.push(slot);
     return slot;
   };
   return {
-    run(job: HookJob): Promise<HookAnswer | undefined> {
+    /** The job's answer to come (undefined: its worker ended first), or undefined when refused. */
+    run(job: HookJob): Promise<HookAnswer | undefined> | undefined {
+      const left = job.deadline - Date.now();
+      if (!(left > 0)) return undefined;
       let slot = slots.find((s) => s.waiting.size === 0);
-      if (!slot)
-        slot =
-          slots.length < max ? start() : slots.reduce((a, b) => (b.waiting.size < a.waiting.size ? b : a));
+      try {
+        if (!slot && slots.length + dying < max) slot = start();
+      } catch (err) {
+        logger.warn(`hook service: no worker (${err instanceof Error ? err.message : String(err)})`);
+      }
+      slot ??=
+        slots.length > 0 ? slots.reduce((a, b) => (b.waiting.size < a.waiting.size ? b : a)) : undefined;
+      if (!slot) return undefined;
       const chosen = slot;
       const id = nextId++;
       return new Promise((resolve) => {
-        chosen.waiting.set(id, resolve);
-        chosen.worker.postMessage({ id, job });
+        const timer = setTimeout(() => {
+          if (chosen.waiting.has(id)) end(chosen, "a job ran past its deadline");
+        }, left);
+        timer.unref();
+        chosen.waiting.set(id, (a) => {
+          clearTimeout(timer);
+          resolve(a);
+        });
+        try {
+          chosen.worker.postMessage({ id, job });
+        } catch {
+          chosen.waiting.delete(id);
+          clearTimeout(timer);
+          resolve(undefined);
+        }
       });
     },
     close() {
@@ -75,7 +120,10 @@ function workerPool(workerUrl: URL, max: number, logger: Logger) {
   };
 }
 
-function serveConnection(sock: Socket, run: (job: HookJob) => Promise<HookAnswer | undefined>): void {
+function serveConnection(
+  sock: Socket,
+  run: (job: HookJob) => Promise<HookAnswer | undefined> | undefined,
+): void {
   const reader = messageReader(MAX_MESSAGE_BYTES);
   sock.setTimeout(READ_IDLE_MS, () => sock.destroy());
   sock.on("error", () => sock.destroy());
@@ -95,10 +143,17 @@ function serveConnection(sock: Socket, run: (job: HookJob) => Promise<HookAnswer
       sock.destroy();
       return;
     }
+    // Refused before the acknowledgement (no worker free of a wedged job, or no time left): the
+    // hook then does the work itself at once.
+    const answer = run(job);
+    if (!answer) {
+      sock.destroy();
+      return;
+    }
     sock.write(frame(ACK));
-    void run(job).then((answer) => {
-      if (answer === undefined || sock.destroyed) sock.destroy();
-      else sock.end(frame(answer));
+    void answer.then((a) => {
+      if (a === undefined || sock.destroyed) sock.destroy();
+      else sock.end(frame(a));
     });
   };
   sock.on("data", onData);
