@@ -28,23 +28,28 @@ export interface HookService {
 /** A connection that has not sent its whole job by then is dropped (a hook writes it at once). */
 const READ_IDLE_MS = 10_000;
 
+/** How long past a job's deadline its worker may go on (loading the engine, say) before it is ended. */
+const OVERDUE_MS = 10_000;
+
 interface Slot {
   worker: Worker;
   waiting: Map<number, (a: HookAnswer | undefined) => void>;
-  /** Terminated by the pool (a job ran past its deadline): counted in `dying` until it exits. */
+  /** Still busy past a job's deadline: given no jobs until it is free again. */
+  overdue: boolean;
+  /** Terminated by the pool: counted against the limit until it has exited. */
   ending: boolean;
 }
 
 /**
  * Up to `max` long-lived hook workers, each started when a job finds the others busy. A worker
- * still holding a job at that job's deadline is ended, as the hook ends its own worker then: its
- * work can no longer reach the host, and later jobs must not queue behind it. A worker ended that
- * way counts against `max` until it has exited (a thread blocked in a system call may never), so
- * a job that wedges every worker it is given leaves the pool refusing work, not growing threads.
+ * still busy at a job's deadline gets no more jobs until it is free again (a cold one that was
+ * loading the engine then serves warm), and one that is still busy OVERDUE_MS later is ended, as
+ * the hook ends its own worker at the deadline: later jobs never queue behind a wedged worker.
+ * Both count against `max` (a thread blocked in a system call may never exit), so a job that
+ * wedges every worker it is given leaves the pool refusing work rather than growing threads.
  */
 function workerPool(workerUrl: URL, max: number, logger: Logger) {
   const slots: Slot[] = [];
-  let dying = 0;
   let nextId = 0;
   const drop = (slot: Slot, why: string) => {
     const i = slots.indexOf(slot);
@@ -57,26 +62,34 @@ function workerPool(workerUrl: URL, max: number, logger: Logger) {
   const end = (slot: Slot, why: string) => {
     if (slot.ending) return;
     slot.ending = true;
-    dying++;
-    drop(slot, why);
+    for (const done of slot.waiting.values()) done(undefined);
+    slot.waiting.clear();
+    logger.warn(`hook service: a worker ended (${why})`);
     void slot.worker.terminate();
+  };
+  const overdue = (slot: Slot) => {
+    if (slot.overdue || slot.ending) return;
+    slot.overdue = true;
+    const timer = setTimeout(() => {
+      if (slot.overdue) end(slot, `still busy ${OVERDUE_MS} ms past a job's deadline`);
+    }, OVERDUE_MS);
+    timer.unref();
   };
   const start = (): Slot => {
     const slot: Slot = {
       worker: new Worker(workerUrl, { workerData: { serve: true } }),
       waiting: new Map(),
+      overdue: false,
       ending: false,
     };
     slot.worker.unref();
     slot.worker.on("message", (m: ServedAnswer) => {
       slot.waiting.get(m.id)?.(m.answer);
       slot.waiting.delete(m.id);
+      if (slot.waiting.size === 0) slot.overdue = false;
     });
     slot.worker.on("error", (err) => drop(slot, err.message));
-    slot.worker.on("exit", (code) => {
-      if (slot.ending) dying--;
-      else drop(slot, `exit ${code}`);
-    });
+    slot.worker.on("exit", (code) => drop(slot, `exit ${code}`));
     slots.push(slot);
     return slot;
   };
@@ -85,20 +98,21 @@ function workerPool(workerUrl: URL, max: number, logger: Logger) {
     run(job: HookJob): Promise<HookAnswer | undefined> | undefined {
       const left = job.deadline - Date.now();
       if (!(left > 0)) return undefined;
-      let slot = slots.find((s) => s.waiting.size === 0);
+      const usable = slots.filter((s) => !s.overdue && !s.ending);
+      let slot = usable.find((s) => s.waiting.size === 0);
       try {
-        if (!slot && slots.length + dying < max) slot = start();
+        if (!slot && slots.length < max) slot = start();
       } catch (err) {
         logger.warn(`hook service: no worker (${err instanceof Error ? err.message : String(err)})`);
       }
       slot ??=
-        slots.length > 0 ? slots.reduce((a, b) => (b.waiting.size < a.waiting.size ? b : a)) : undefined;
+        usable.length > 0 ? usable.reduce((a, b) => (b.waiting.size < a.waiting.size ? b : a)) : undefined;
       if (!slot) return undefined;
       const chosen = slot;
       const id = nextId++;
       return new Promise((resolve) => {
         const timer = setTimeout(() => {
-          if (chosen.waiting.has(id)) end(chosen, "a job ran past its deadline");
+          if (chosen.waiting.has(id)) overdue(chosen);
         }, left);
         timer.unref();
         chosen.waiting.set(id, (a) => {
