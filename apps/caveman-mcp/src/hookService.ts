@@ -34,8 +34,8 @@ const OVERDUE_MS = 10_000;
 interface Slot {
   worker: Worker;
   waiting: Map<number, (a: HookAnswer | undefined) => void>;
-  /** Still busy past a job's deadline: given no jobs until it is free again. */
-  overdue: boolean;
+  /** Still busy past a job's deadline: given no jobs until it is free again, ended when this fires. */
+  overdue: NodeJS.Timeout | undefined;
   /** Terminated by the pool: counted against the limit until it has exited. */
   ending: boolean;
 }
@@ -52,6 +52,7 @@ function workerPool(workerUrl: URL, max: number, logger: Logger) {
   const slots: Slot[] = [];
   let nextId = 0;
   const drop = (slot: Slot, why: string) => {
+    clearTimeout(slot.overdue);
     const i = slots.indexOf(slot);
     if (i < 0) return;
     slots.splice(i, 1);
@@ -69,24 +70,27 @@ function workerPool(workerUrl: URL, max: number, logger: Logger) {
   };
   const overdue = (slot: Slot) => {
     if (slot.overdue || slot.ending) return;
-    slot.overdue = true;
-    const timer = setTimeout(() => {
-      if (slot.overdue) end(slot, `still busy ${OVERDUE_MS} ms past a job's deadline`);
-    }, OVERDUE_MS);
-    timer.unref();
+    slot.overdue = setTimeout(
+      () => end(slot, `still busy ${OVERDUE_MS} ms past a job's deadline`),
+      OVERDUE_MS,
+    );
+    slot.overdue.unref();
   };
   const start = (): Slot => {
     const slot: Slot = {
       worker: new Worker(workerUrl, { workerData: { serve: true } }),
       waiting: new Map(),
-      overdue: false,
+      overdue: undefined,
       ending: false,
     };
     slot.worker.unref();
     slot.worker.on("message", (m: ServedAnswer) => {
       slot.waiting.get(m.id)?.(m.answer);
       slot.waiting.delete(m.id);
-      if (slot.waiting.size === 0) slot.overdue = false;
+      if (slot.waiting.size === 0) {
+        clearTimeout(slot.overdue);
+        slot.overdue = undefined;
+      }
     });
     slot.worker.on("error", (err) => drop(slot, err.message));
     slot.worker.on("exit", (code) => drop(slot, `exit ${code}`));
