@@ -143,7 +143,10 @@ function viaService(job: HookJob, io: Io, path: string): Promise<string | null> 
       else void writeOut(io, stdout).then(() => resolve(reason));
     };
     const timer = setTimeout(() => finish("deadline"), Math.max(0, job.deadline - Date.now()));
-    let ack: NodeJS.Timeout | undefined;
+    // From the start of the write, not its end: a server that never reads (its loop wedged) never
+    // takes in a job larger than the socket's buffers, so the write would never end and the hook
+    // would wait out its whole budget.
+    const ack = setTimeout(() => finish(null), ACK_MS);
     sock.once("error", () => finish(null));
     sock.once("close", () => finish(null));
     sock.on("data", (chunk: Buffer) => {
@@ -166,9 +169,7 @@ function viaService(job: HookJob, io: Io, path: string): Promise<string | null> 
         return finish(a.reason, a.stdout);
       }
     });
-    sock.write(message, () => {
-      ack = setTimeout(() => finish(null), ACK_MS);
-    });
+    sock.write(message);
   });
 }
 

@@ -29,49 +29,108 @@ export interface HookService {
 /** A connection that has not sent its whole job by then is dropped (a hook writes it at once). */
 const READ_IDLE_MS = 10_000;
 
+/** How long past a job's deadline its worker may go on (loading the engine, say) before it is ended. */
+const OVERDUE_MS = 10_000;
+
 interface Slot {
   worker: Worker;
   waiting: Map<number, (a: HookAnswer | undefined) => void>;
+  /** Still busy past a job's deadline: given no jobs until it is free again, ended when this fires. */
+  overdue: NodeJS.Timeout | undefined;
+  /** Terminated by the pool: counted against the limit until it has exited. */
+  ending: boolean;
 }
 
-/** Up to `max` long-lived hook workers, each started when a job finds the others busy. */
+/**
+ * Up to `max` long-lived hook workers, each started when a job finds the others busy. A worker
+ * still busy at a job's deadline gets no more jobs until it is free again (a cold one that was
+ * loading the engine then serves warm), and one that is still busy OVERDUE_MS later is ended, as
+ * the hook ends its own worker at the deadline: later jobs never queue behind a wedged worker.
+ * Both count against `max` (a thread blocked in a system call may never exit), so a job that
+ * wedges every worker it is given leaves the pool refusing work rather than growing threads.
+ */
 function workerPool(workerUrl: URL, max: number, logger: Logger) {
   const slots: Slot[] = [];
   let nextId = 0;
+  const drop = (slot: Slot, why: string) => {
+    clearTimeout(slot.overdue);
+    const i = slots.indexOf(slot);
+    if (i < 0) return;
+    slots.splice(i, 1);
+    for (const done of slot.waiting.values()) done(undefined);
+    slot.waiting.clear();
+    logger.warn(`hook service: a worker ended (${why})`);
+  };
+  const end = (slot: Slot, why: string) => {
+    if (slot.ending) return;
+    slot.ending = true;
+    for (const done of slot.waiting.values()) done(undefined);
+    slot.waiting.clear();
+    logger.warn(`hook service: a worker ended (${why})`);
+    void slot.worker.terminate();
+  };
+  const overdue = (slot: Slot) => {
+    if (slot.overdue || slot.ending) return;
+    slot.overdue = setTimeout(
+      () => end(slot, `still busy ${OVERDUE_MS} ms past a job's deadline`),
+      OVERDUE_MS,
+    );
+    slot.overdue.unref();
+  };
   const start = (): Slot => {
-    const slot: Slot = { worker: new Worker(workerUrl, { workerData: { serve: true } }), waiting: new Map() };
+    const slot: Slot = {
+      worker: new Worker(workerUrl, { workerData: { serve: true } }),
+      waiting: new Map(),
+      overdue: undefined,
+      ending: false,
+    };
     slot.worker.unref();
     slot.worker.on("message", (m: ServedAnswer) => {
       slot.waiting.get(m.id)?.(m.answer);
       slot.waiting.delete(m.id);
+      if (slot.waiting.size === 0) {
+        clearTimeout(slot.overdue);
+        slot.overdue = undefined;
+      }
     });
-    const gone = (why: string) => {
-      const i = slots.indexOf(slot);
-      if (i >= 0) slots.splice(i, 1);
-      for (const done of slot.waiting.values()) done(undefined);
-      slot.waiting.clear();
-      logger.warn(`hook service: a worker ended (${why})`);
-    };
-    slot.worker.on("error", (err) => gone(err.message));
-    slot.worker.on("exit", (code) => gone(`exit ${code}`));
+    slot.worker.on("error", (err) => drop(slot, err.message));
+    slot.worker.on("exit", (code) => drop(slot, `exit ${code}`));
     slots.push(slot);
     return slot;
   };
   return {
-    run(job: HookJob): Promise<HookAnswer | undefined> {
-      let slot = slots.find((s) => s.waiting.size === 0);
+    /** The job's answer to come (undefined: its worker ended first), or undefined when refused. */
+    run(job: HookJob): Promise<HookAnswer | undefined> | undefined {
+      const left = job.deadline - Date.now();
+      if (!(left > 0)) return undefined;
+      const usable = slots.filter((s) => !s.overdue && !s.ending);
+      let slot = usable.find((s) => s.waiting.size === 0);
       try {
-        slot ??=
-          slots.length < max ? start() : slots.reduce((a, b) => (b.waiting.size < a.waiting.size ? b : a));
+        if (!slot && slots.length < max) slot = start();
       } catch (err) {
         logger.warn(`hook service: no worker (${err instanceof Error ? err.message : String(err)})`);
-        return Promise.resolve(undefined);
       }
+      slot ??=
+        usable.length > 0 ? usable.reduce((a, b) => (b.waiting.size < a.waiting.size ? b : a)) : undefined;
+      if (!slot) return undefined;
       const chosen = slot;
       const id = nextId++;
       return new Promise((resolve) => {
-        chosen.waiting.set(id, resolve);
-        chosen.worker.postMessage({ id, job });
+        const timer = setTimeout(() => {
+          if (chosen.waiting.has(id)) overdue(chosen);
+        }, left);
+        timer.unref();
+        chosen.waiting.set(id, (a) => {
+          clearTimeout(timer);
+          resolve(a);
+        });
+        try {
+          chosen.worker.postMessage({ id, job });
+        } catch {
+          chosen.waiting.delete(id);
+          clearTimeout(timer);
+          resolve(undefined);
+        }
       });
     },
     close() {
@@ -80,7 +139,10 @@ function workerPool(workerUrl: URL, max: number, logger: Logger) {
   };
 }
 
-function serveConnection(sock: Socket, run: (job: HookJob) => Promise<HookAnswer | undefined>): void {
+function serveConnection(
+  sock: Socket,
+  run: (job: HookJob) => Promise<HookAnswer | undefined> | undefined,
+): void {
   const reader = messageReader(MAX_MESSAGE_BYTES);
   sock.setTimeout(READ_IDLE_MS, () => sock.destroy());
   sock.on("error", () => sock.destroy());
@@ -100,10 +162,17 @@ function serveConnection(sock: Socket, run: (job: HookJob) => Promise<HookAnswer
       sock.destroy();
       return;
     }
+    // Refused before the acknowledgement (no worker free of a wedged job, or no time left): the
+    // hook then does the work itself at once.
+    const answer = run(job);
+    if (!answer) {
+      sock.destroy();
+      return;
+    }
     sock.write(frame(ACK));
-    void run(job).then((answer) => {
-      if (answer === undefined || sock.destroyed) sock.destroy();
-      else sock.end(frame(answer));
+    void answer.then((a) => {
+      if (a === undefined || sock.destroyed) sock.destroy();
+      else sock.end(frame(a));
     });
   };
   sock.on("data", onData);

@@ -3,9 +3,20 @@
 // a directory others may enter. A client whose own hook worker is missing proves which path ran:
 // it can only compress through the server.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  constants,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { dirname, join } from "node:path";
+import { deserialize, serialize } from "node:v8";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { CLI, type Sandbox, sandbox } from "./helpers.js";
 import { claudeBash, logText } from "./hookSamples.js";
@@ -155,5 +166,116 @@ describe("hooks handed to a running server", () => {
     expect(open.stderr).toContain("passed (internal_error");
     chmodSync(runDir(b), 0o700);
     compressedWithHandle(b, hook(b, cli));
+  });
+});
+
+describe("a wedged server", () => {
+  it("that never reads a large job costs the hook only the acknowledgement wait, not its budget", async () => {
+    const b = box();
+    const real = await server(b);
+    real.child.kill("SIGKILL");
+    await new Promise((r) => real.child.once("exit", r));
+    rmSync(real.socket);
+    // Accepts and never reads: a job larger than the socket's buffers never finishes being written.
+    await listener(real.socket, (sock) => sock.pause());
+    const big = logText(80_000, 40_000);
+    const r = spawnSync(process.execPath, [CLI, "hook", "claude-code"], {
+      env: b.env,
+      cwd: b.root,
+      input: claudeBash("cat app.log", big),
+      encoding: "utf8",
+      maxBuffer: 64 << 20,
+    });
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain("compressed");
+  });
+});
+
+/** One length-prefixed v8 message as the hook socket carries it. */
+function wire(value: unknown): Buffer {
+  const body = serialize(value);
+  const head = Buffer.alloc(4);
+  head.writeUInt32BE(body.length);
+  return Buffer.concat([head, body]);
+}
+
+/** The first message a connection to `path` receives (the job a hook sends its server). */
+function firstMessage(sock: Socket): Promise<unknown> {
+  return new Promise((resolve) => {
+    let buf = Buffer.alloc(0);
+    sock.on("data", (c: Buffer) => {
+      buf = Buffer.concat([buf, c]);
+      if (buf.length >= 4 && buf.length >= 4 + buf.readUInt32BE(0)) {
+        resolve(deserialize(buf.subarray(4, 4 + buf.readUInt32BE(0))));
+        sock.destroy();
+      }
+    });
+  });
+}
+
+interface CapturedJob {
+  deadline: number;
+  config: { hooks: { cavemanHome: string } };
+}
+
+/** A real hook's job, as it reaches a server listening on `path` (the hook then does it itself). */
+async function capturedJob(b: Sandbox, path: string): Promise<CapturedJob> {
+  let got: Promise<unknown> | undefined;
+  const s = await listener(path, (sock) => {
+    got ??= firstMessage(sock);
+  });
+  const child = spawn(process.execPath, [CLI, "hook", "claude-code"], {
+    env: b.env,
+    cwd: b.root,
+    stdio: "pipe",
+  });
+  child.stdin.end(EVENT);
+  await new Promise((r) => child.once("exit", r));
+  s.close();
+  rmSync(path, { force: true });
+  if (!got) throw new Error("the hook never connected");
+  return (await got) as CapturedJob;
+}
+
+/** Sends `job` to the server on `path` and resolves once it has acknowledged it. */
+function sendJob(path: string, job: unknown): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const sock = connect(path);
+    onTestFinished(() => {
+      sock.destroy();
+    });
+    sock.once("data", () => resolve(sock));
+    sock.once("close", () => reject(new Error("closed without an acknowledgement")));
+    sock.write(wire(job));
+  });
+}
+
+describe("a served job that outlives its deadline", () => {
+  it("does not hold its worker, so the hooks after it are not queued behind it", async () => {
+    const b = box();
+    const first = await server(b);
+    first.child.kill("SIGKILL");
+    await new Promise((r) => first.child.once("exit", r));
+    rmSync(first.socket);
+    const job = await capturedJob(b, first.socket);
+    await server(b);
+    // A journal that is a FIFO no one reads: the job's worker blocks for good in open(2) once it
+    // has compressed, the way any job can wedge its worker. One per worker the pool may start.
+    const wedged = join(b.base, "wedged");
+    mkdirSync(wedged, { recursive: true });
+    const fifo = join(wedged, "savings.jsonl");
+    expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
+    onTestFinished(() => {
+      // Lets the blocked threads go.
+      openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    });
+    const hostile = {
+      ...job,
+      deadline: Date.now() + 10_000,
+      config: { ...job.config, hooks: { ...job.config.hooks, cavemanHome: wedged } },
+    };
+    await sendJob(first.socket, hostile);
+    await sendJob(first.socket, hostile);
+    compressedWithHandle(b, hook(b));
   });
 });
