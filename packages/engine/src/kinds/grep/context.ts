@@ -14,12 +14,12 @@ export interface ContextHit {
 }
 
 /** A hit that names an error (what a search for throw/raise/TODO is after): always shown. */
-export const NAMES_ERROR =
+const NAMES_ERROR =
   /\b(throw|throws|raise|panic!?|TODO|FIXME|XXX)\b|[a-z]Error\b|\bError\(|Exception\b|assertThrows/;
 /** Hits shown per file. */
 const HITS_PER_FILE = 3;
 /** Hits shown per file when they name an error. */
-export const ERROR_HITS_PER_FILE = 10;
+const ERROR_HITS_PER_FILE = 10;
 
 /** The lines of grep -C output to keep, its lines parsed as `hits` (undefined: a separator or other line). */
 export function keepContextHits(
