@@ -1,12 +1,12 @@
 // The team store settings as the config reads them: argv beats env, the password comes from the
 // URL or CAVEMAN_CCR_PASSWORD and is kept out of every message, and bad values stop the start.
-import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { tempDir } from "@caveman/test-kit";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "./config.js";
 
-const home = realpathSync(mkdtempSync(join(tmpdir(), "caveman-team-config-")));
+const home = tempDir("caveman-team-config-");
 const base = { cwd: home, homedir: home, platform: "linux" };
 const load = (argv: string[], env: Record<string, string> = {}) => loadConfig({ ...base, argv, env }).config;
 

@@ -2,17 +2,17 @@
 // engine, the tokenizer nor SQLite (seen in a trace of every module the process loads), and past
 // its budget a hook busy compressing prints nothing and exits 0.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { tempDir } from "@caveman/test-kit";
 import { describe, expect, it } from "vitest";
 import { CLI, type Sandbox, sandbox } from "./helpers.js";
 import { claudeBash, logText } from "./hookSamples.js";
 
 /** A `--import` module that appends every URL the process (and its workers) load to $TRACE_FILE. */
 function tracer(): string {
-  const dir = mkdtempSync(join(tmpdir(), "caveman-trace-"));
+  const dir = tempDir("caveman-trace-");
   const hooks = join(dir, "hooks.mjs");
   writeFileSync(
     hooks,

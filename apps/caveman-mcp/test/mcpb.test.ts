@@ -4,11 +4,11 @@
 // 24 with originals in node:sqlite, and on a Node without it (Node 20) fall back to memory and
 // say so.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { scratchDir as newScratchDir, type ScratchDir } from "@caveman/test-kit";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -57,11 +57,13 @@ function node24(): string {
 }
 
 let work: string;
+let workDir: ScratchDir;
 let unpacked: string;
 let manifest: Manifest;
 
 beforeAll(() => {
-  work = realpathSync(mkdtempSync(join(tmpdir(), "caveman-mcpb-")));
+  workDir = newScratchDir("caveman-mcpb-");
+  work = workDir.dir;
   run(process.execPath, [join(APP, "scripts", "build-mcpb.mjs")]);
   unpacked = join(work, "bundle");
   run(process.execPath, [MCPB_CLI, "unpack", BUNDLE, unpacked]);
@@ -69,7 +71,7 @@ beforeAll(() => {
 }, 300_000);
 
 afterAll(() => {
-  rmSync(work, { recursive: true, force: true });
+  workDir.cleanup();
 });
 
 /** The manifest's command line with Desktop's substitutions, for a project directory. */

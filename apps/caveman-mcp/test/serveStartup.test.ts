@@ -2,10 +2,10 @@
 // nor the Redis client when no team store is configured (seen in a trace of every module the
 // process and its workers load). Each trace is checked against a later step that does load the
 // module, so the trace is known to see it.
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { tempDir } from "@caveman/test-kit";
 import { describe, expect, it } from "vitest";
 import { connect, handleIn, type Sandbox, sandbox } from "./helpers.js";
 import { logText } from "./hookSamples.js";
@@ -16,7 +16,7 @@ import { logText } from "./hookSamples.js";
  * how the engine is loaded (an ES module `require`d, tsup.config.ts) and which the hooks miss.
  */
 function tracer(): string {
-  const dir = mkdtempSync(join(tmpdir(), "caveman-trace-"));
+  const dir = tempDir("caveman-trace-");
   const hooks = join(dir, "hooks.mjs");
   writeFileSync(
     hooks,

@@ -1,8 +1,8 @@
 import { EventEmitter } from "node:events";
-import { existsSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { tempDir } from "@caveman/test-kit";
 import { describe, expect, it } from "vitest";
 import type { LaunchPlan } from "./resolve.js";
 import { FORWARDED_SIGNALS, runPlan, signalExitCode } from "./run.js";
@@ -19,7 +19,7 @@ class FakeSignals extends EventEmitter {}
 describe("runPlan", () => {
   it("forwards a signal to the child, reports its exit, and removes its listeners", async () => {
     const signals = new FakeSignals();
-    const ready = join(mkdtempSync(join(tmpdir(), "cm-run-")), "ready");
+    const ready = join(tempDir("cm-run-"), "ready");
     const p = plan(process.execPath, [FIXTURE, "--wait-signal", "--ready-file", ready]);
     const ended = runPlan(p, { args: [], env: process.env, signals: signals as unknown as NodeJS.Process });
     expect(signals.listenerCount("SIGTERM")).toBe(1);

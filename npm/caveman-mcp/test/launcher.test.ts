@@ -1,8 +1,8 @@
 // Process tests: the built launcher, pointed at a fixture server through the override,
 // behaves like the server itself to whoever started it.
-import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { tempDir } from "@caveman/test-kit";
 import { beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, fixtureEnv, startLauncher, waitForStderr } from "./helpers.js";
 
@@ -71,7 +71,7 @@ describe("signals Node keeps for itself", () => {
     ["PIPE", 141],
   ] as const) {
     it(`exits ${code} without opening a debugger when the server dies by SIG${signal}`, async () => {
-      const dir = mkdtempSync(join(tmpdir(), "cm-launch-"));
+      const dir = tempDir("cm-launch-");
       const server = join(dir, "server-bin");
       writeFileSync(server, `#!/bin/sh\nkill -${signal} $$\n`);
       chmodSync(server, 0o755);
@@ -85,7 +85,7 @@ describe("signals Node keeps for itself", () => {
 
 describe("the launcher's own failures", () => {
   it("escapes control characters of a hostile override in its diagnostics", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "cm-launch-"));
+    const dir = tempDir("cm-launch-");
     const hostile = join(dir, "x\u001b[2J\u001b]0;owned\u0007\nfake: line");
     const r = await startLauncher([], fixtureEnv({ CAVEMAN_MCP_BINARY: hostile })).done;
     expect(r.code).toBe(1);
@@ -100,7 +100,7 @@ describe("the launcher's own failures", () => {
   });
 
   it("exits 1 with diagnostics and an empty stdout when the override does not exist", async () => {
-    const missing = join(mkdtempSync(join(tmpdir(), "cm-launch-")), "no-such-server.mjs");
+    const missing = join(tempDir("cm-launch-"), "no-such-server.mjs");
     const r = await startLauncher(["--version"], fixtureEnv({ CAVEMAN_MCP_BINARY: missing })).done;
     expect(r.code).toBe(1);
     expect(r.stdout.length).toBe(0);
@@ -112,7 +112,7 @@ describe("the launcher's own failures", () => {
   });
 
   it("exits 126 when the override exists but cannot be executed", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "cm-launch-"));
+    const dir = tempDir("cm-launch-");
     const server = join(dir, "server-bin");
     writeFileSync(server, "not a program\n");
     chmodSync(server, 0o644);
@@ -124,7 +124,7 @@ describe("the launcher's own failures", () => {
   });
 
   it("exits 126 naming the variable when the override is a directory", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "cm-launch-"));
+    const dir = tempDir("cm-launch-");
     const r = await startLauncher([], fixtureEnv({ CAVEMAN_MCP_BINARY: dir })).done;
     expect(r.code).toBe(126);
     expect(r.stdout.length).toBe(0);
@@ -132,7 +132,7 @@ describe("the launcher's own failures", () => {
   });
 
   it("exits 127 when the override's interpreter cannot be found", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "cm-launch-"));
+    const dir = tempDir("cm-launch-");
     const server = join(dir, "server-bin");
     writeFileSync(server, "#!/nonexistent/interpreter\n");
     chmodSync(server, 0o755);

@@ -4,19 +4,10 @@
 // through it with the SDK client. Then again without the platform package, proving the
 // portable fallback and its notice. Needs `pnpm --filter caveman-mcp build` (turbo runs it).
 import { spawnSync } from "node:child_process";
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { scratchDir as newScratchDir } from "@caveman/test-kit";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -81,11 +72,11 @@ function pack(dir: string, dest: string): string {
 }
 
 /** Every temp directory this file makes, removed after the run (installs are ~10 MB each). */
-const scratch: string[] = [];
+const scratch: Array<() => void> = [];
 function scratchDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  scratch.push(dir);
-  return dir;
+  const made = newScratchDir(prefix);
+  scratch.push(made.cleanup);
+  return made.dir;
 }
 
 function installInto(name: string, tarballs: string[], cache: string): string {
@@ -191,7 +182,7 @@ describe("packaging: tarballs installed with npm, started with npx", () => {
   let cache: string;
 
   afterAll(() => {
-    for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+    for (const cleanup of scratch) cleanup();
   });
 
   beforeAll(() => {

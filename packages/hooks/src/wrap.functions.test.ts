@@ -4,15 +4,14 @@
 // form (`source <snapshot> && eval '<command>' < /dev/null`): whatever the hook decides, the host
 // prints what it would have printed unwrapped.
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { tempDir } from "@caveman/test-kit";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_HOOK_SETTINGS } from "./settings.js";
 import { claudeCodePreToolUse, unknownProgram } from "./wrap.js";
 
-const base = mkdtempSync(join(tmpdir(), "caveman-wrap-fn-"));
-afterAll(() => rmSync(base, { recursive: true, force: true }));
+const base = tempDir("caveman-wrap-fn-");
 const bin = join(base, "bin");
 mkdirSync(bin);
 writeFileSync(join(bin, "realtool"), '#!/bin/sh\necho "realtool $*"\n');
