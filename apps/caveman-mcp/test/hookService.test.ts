@@ -279,3 +279,35 @@ describe("a served job that outlives its deadline", () => {
     compressedWithHandle(b, hook(b));
   });
 });
+
+describe("doctor and the hook service", () => {
+  const doctor = (b: Sandbox) => {
+    const r = spawnSync(process.execPath, [CLI, "doctor", "--json"], {
+      env: b.env,
+      cwd: b.root,
+      encoding: "utf8",
+    });
+    const out = JSON.parse(r.stdout) as { checks: Array<{ ok: boolean; what: string; detail: string }> };
+    return { code: r.status, check: out.checks.find((c) => c.what === "hook service") };
+  };
+
+  it("names a running server's socket, says when none runs, and fails on a socket hooks would not trust", async () => {
+    const b = box();
+    expect(doctor(b).check).toMatchObject({
+      ok: true,
+      detail: expect.stringContaining("no server of this build"),
+    });
+    const { socket } = await server(b);
+    expect(doctor(b).check).toMatchObject({
+      ok: true,
+      detail: `a server of this build takes hook jobs at ${socket}`,
+    });
+    chmodSync(runDir(b), 0o755);
+    const open = doctor(b);
+    expect(open.check).toMatchObject({
+      ok: false,
+      detail: expect.stringContaining(`chmod 700 ${runDir(b)}`),
+    });
+    expect(open.code).not.toBe(0);
+  });
+});

@@ -1,14 +1,19 @@
 // The hook part of `doctor`: end to end in this process, that the hook compresses a sample and
-// prints a shape that host accepts, and that the original comes back from the store byte-exact.
+// prints a shape that host accepts, and that the original comes back from the store byte-exact;
+// then whether a running server takes hook jobs (the warm path), failing on a socket hooks would
+// not trust.
 // Contract: the samples go to a temporary SQLite store (the same driver and binding as the
 // configured one), removed afterwards — the user's real store never gets doctor's entries.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { type CcrStore, originalText } from "@caveman/ccr-store";
 import { claudeCodeShapeProblem, type HookContext, type HookHost, runHook } from "@caveman/hooks";
 import { parseKeptHeader } from "@caveman/keep";
 import type { Config } from "../config.js";
+import { hookSocketPath, trustedSocket } from "../hookSocket.js";
+import { VERSION } from "../version.js";
 import { hookContext, openHookStore } from "./hook.js";
 
 export interface Check {
@@ -159,5 +164,42 @@ export async function hookChecks(config: Config): Promise<Check[]> {
       rmSync(scratch, { recursive: true, force: true });
     }
   }
+  checks.push(await serviceCheck(config));
   return checks;
+}
+
+/** Whether something accepts a connection on `path` within half a second. */
+function answers(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = connect(path);
+    const done = (live: boolean) => {
+      s.destroy();
+      resolve(live);
+    };
+    s.setTimeout(500, () => done(false));
+    s.once("connect", () => done(true));
+    s.once("error", () => done(false));
+  });
+}
+
+/** The warm path: is a server of this build taking hook jobs, and would a hook trust it? */
+async function serviceCheck(config: Config): Promise<Check> {
+  const what = "hook service";
+  const path = hookSocketPath(config.hooks.cavemanHome, VERSION);
+  if (!path) return { ok: true, what, detail: "not on this platform or path: hooks do their own work" };
+  if (!existsSync(path))
+    return { ok: true, what, detail: `no server of this build running (${path}): hooks do their own work` };
+  if (!trustedSocket(path))
+    return {
+      ok: false,
+      what,
+      detail: `${path} is not a socket of this user's in a directory only this user may enter: hooks ignore it; fix: chmod 700 ${dirname(path)}, or remove ${path}`,
+    };
+  return (await answers(path))
+    ? { ok: true, what, detail: `a server of this build takes hook jobs at ${path}` }
+    : {
+        ok: true,
+        what,
+        detail: `${path} is left by a server that ended: hooks do their own work; the next server replaces it`,
+      };
 }
