@@ -10,7 +10,7 @@
 // holds it, is this user's alone (mode 0600 in a 0700 directory), and is removed at close if it
 // is still ours. Nothing here may stop the server: every failure is logged and the service is off.
 import { chmodSync, existsSync, lstatSync, mkdirSync, unlinkSync } from "node:fs";
-import { connect, createServer, type Server, type Socket } from "node:net";
+import { createServer, type Server, type Socket } from "node:net";
 import { availableParallelism } from "node:os";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,7 +19,15 @@ import type { Logger } from "@caveman/mcp-server";
 import type { HookAnswer } from "./commands/hook.js";
 import type { ServedAnswer } from "./hook-worker.js";
 import type { HookJob } from "./hookEntry.js";
-import { ACK, frame, hookSocketPath, MAX_MESSAGE_BYTES, messageReader, trustedSocket } from "./hookSocket.js";
+import {
+  ACK,
+  frame,
+  hookSocketPath,
+  MAX_MESSAGE_BYTES,
+  messageReader,
+  probeSocket,
+  trustedSocket,
+} from "./hookSocket.js";
 
 export interface HookService {
   path: string;
@@ -178,20 +186,6 @@ function serveConnection(
   sock.on("data", onData);
 }
 
-/** Whether something answers on `path` (a live server of this build holds it). */
-function answers(path: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = connect(path);
-    const done = (live: boolean) => {
-      s.destroy();
-      resolve(live);
-    };
-    s.setTimeout(500, () => done(true));
-    s.once("connect", () => done(true));
-    s.once("error", () => done(false));
-  });
-}
-
 function listen(server: Server, path: string): Promise<NodeJS.ErrnoException | undefined> {
   return new Promise((resolve) => {
     const onError = (err: NodeJS.ErrnoException) => resolve(err);
@@ -225,7 +219,8 @@ export async function startHookService(opts: {
     server.unref();
     let err = await listen(server, path);
     if (err?.code === "EADDRINUSE") {
-      if (await answers(path)) return undefined;
+      // Live, or too busy to accept: another server of this build holds it.
+      if ((await probeSocket(path)) !== "dead") return undefined;
       // A socket left by a server that died: ours to replace, and only if it is a socket.
       if (lstatSync(path).isSocket()) unlinkSync(path);
       err = await listen(server, path);

@@ -7,6 +7,7 @@
 // job; the server answers ACK as soon as it holds the whole job, then the HookAnswer. Node built-ins only:
 // the hook loads this before it knows whether it will do anything.
 import { lstatSync } from "node:fs";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { deserialize, serialize } from "node:v8";
 
@@ -46,6 +47,23 @@ export function trustedSocket(path: string): boolean {
 
 /** What the service says first, once it holds the whole job (a wedged server never says it). */
 export const ACK = "caveman-hook-ack";
+
+/**
+ * Who holds the socket: `live` accepts a connection, `dead` refuses one (a server that ended left
+ * it), `silent` does neither within half a second (a server too wedged to accept).
+ */
+export function probeSocket(path: string): Promise<"live" | "dead" | "silent"> {
+  return new Promise((resolve) => {
+    const s = connect(path);
+    const done = (state: "live" | "dead" | "silent") => {
+      s.destroy();
+      resolve(state);
+    };
+    s.setTimeout(500, () => done("silent"));
+    s.once("connect", () => done("live"));
+    s.once("error", () => done("dead"));
+  });
+}
 
 /** One message as it goes on the wire. */
 export function frame(value: unknown): Buffer {

@@ -7,7 +7,7 @@
 // non-blocking stderr (a `net.Socket` on fd 2, no network), the binary's background sender (it
 // spawns the binary itself, `caveman-mcp flush`), the install's run of `claude plugin …`, the
 // Bash wrapper's run of the command it wraps (`caveman-mcp run`), and the hook service's unix
-// socket (`hookService.ts` listens, `hookEntry.ts` and doctor's `hookCheck.ts` connect).
+// socket (`hookService.ts` listens, `hookEntry.ts` and `hookSocket.ts` connect).
 // The same scan proves one owner of the environment: only the binary's config module (and the
 // modules it splits into under `config/`) reads `process.env`, calls `process.cwd()`, or looks up
 // a variable by name (`env.CAVEMAN_…`, `env["XDG_CACHE_HOME"]`, a bare "CAVEMAN_…" string).
@@ -38,7 +38,7 @@ const LIMITED: Record<string, readonly string[]> = {
   // $CAVEMAN_HOME/run (no network).
   [join("apps", "caveman-mcp", "src", "hookService.ts")]: ["import of node:net"],
   [join("apps", "caveman-mcp", "src", "hookEntry.ts")]: ["import of node:net"],
-  [join("apps", "caveman-mcp", "src", "commands", "hookCheck.ts")]: ["import of node:net"],
+  [join("apps", "caveman-mcp", "src", "hookSocket.ts")]: ["import of node:net"],
 };
 
 function banned(spec: string): boolean {

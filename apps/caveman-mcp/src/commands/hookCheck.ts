@@ -5,14 +5,13 @@
 // Contract: the samples go to a temporary SQLite store (the same driver and binding as the
 // configured one), removed afterwards — the user's real store never gets doctor's entries.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { type CcrStore, originalText } from "@caveman/ccr-store";
 import { claudeCodeShapeProblem, type HookContext, type HookHost, runHook } from "@caveman/hooks";
 import { parseKeptHeader } from "@caveman/keep";
 import type { Config } from "../config.js";
-import { hookSocketPath, trustedSocket } from "../hookSocket.js";
+import { hookSocketPath, probeSocket, trustedSocket } from "../hookSocket.js";
 import { VERSION } from "../version.js";
 import { hookContext, openHookStore } from "./hook.js";
 
@@ -168,20 +167,6 @@ export async function hookChecks(config: Config): Promise<Check[]> {
   return checks;
 }
 
-/** Whether something accepts a connection on `path` within half a second. */
-function answers(path: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = connect(path);
-    const done = (live: boolean) => {
-      s.destroy();
-      resolve(live);
-    };
-    s.setTimeout(500, () => done(false));
-    s.once("connect", () => done(true));
-    s.once("error", () => done(false));
-  });
-}
-
 /** The warm path: is a server of this build taking hook jobs, and would a hook trust it? */
 async function serviceCheck(config: Config): Promise<Check> {
   const what = "hook service";
@@ -195,11 +180,18 @@ async function serviceCheck(config: Config): Promise<Check> {
       what,
       detail: `${path} is not a socket of this user's in a directory only this user may enter: hooks ignore it; fix: chmod 700 ${dirname(path)}, or remove ${path}`,
     };
-  return (await answers(path))
-    ? { ok: true, what, detail: `a server of this build takes hook jobs at ${path}` }
-    : {
-        ok: true,
-        what,
-        detail: `${path} is left by a server that ended: hooks do their own work; the next server replaces it`,
-      };
+  const state = await probeSocket(path);
+  if (state === "live")
+    return { ok: true, what, detail: `a server of this build takes hook jobs at ${path}` };
+  if (state === "dead")
+    return {
+      ok: true,
+      what,
+      detail: `${path} is left by a server that ended: hooks do their own work; the next server replaces it`,
+    };
+  return {
+    ok: false,
+    what,
+    detail: `the server at ${path} does not accept connections: each hook waits up to 1 s before doing its own work; fix: restart that server (its MCP host)`,
+  };
 }
