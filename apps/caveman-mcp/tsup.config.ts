@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { base } from "@caveman/tsup-config";
 import type { Plugin } from "esbuild";
 import { defineConfig } from "tsup";
 
@@ -132,14 +133,13 @@ export default defineConfig(async () => ({
     "engine-worker": "src/engine-worker.ts",
     "hook-worker": "src/hook-worker.ts",
   },
-  format: ["esm"],
+  ...base,
+  // A binary, not a library: no declarations; no source maps in what users install.
+  dts: false,
+  sourcemap: false,
   platform: "node",
-  target: "node20",
   bundle: true,
   splitting: true,
-  clean: true,
-  sourcemap: false,
-  dts: false,
   noExternal: [/^(?!better-sqlite3$)/],
   external: ["better-sqlite3"],
   esbuildPlugins: [lazyTokenizer, lazyAjv, await lazyEngine()],
