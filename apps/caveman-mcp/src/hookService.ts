@@ -35,7 +35,12 @@ export interface HookService {
 }
 
 /** A connection that has not sent its whole job by then is dropped (a hook writes it at once). */
-const READ_IDLE_MS = 10_000;
+const READ_MS = 10_000;
+/**
+ * Connections held at once; more are refused, and their hooks do their own work. With the
+ * per-message cap this bounds what slow or idle clients can make the server hold.
+ */
+const MAX_CONNECTIONS = 32;
 
 /** How long past a job's deadline its worker may go on (loading the engine, say) before it is ended. */
 const OVERDUE_MS = 10_000;
@@ -152,7 +157,10 @@ function serveConnection(
   run: (job: HookJob) => Promise<HookAnswer | undefined> | undefined,
 ): void {
   const reader = messageReader(MAX_MESSAGE_BYTES);
-  sock.setTimeout(READ_IDLE_MS, () => sock.destroy());
+  // One deadline for the whole job, not an idle timer a byte at a time keeps alive.
+  const reading = setTimeout(() => sock.destroy(), READ_MS);
+  reading.unref();
+  sock.on("close", () => clearTimeout(reading));
   sock.on("error", () => sock.destroy());
   const onData = (chunk: Buffer) => {
     let got: unknown[];
@@ -164,7 +172,7 @@ function serveConnection(
     }
     if (got.length === 0) return;
     sock.off("data", onData);
-    sock.setTimeout(0);
+    clearTimeout(reading);
     const job = got[0] as HookJob;
     if (typeof job?.text !== "string" || typeof job.deadline !== "number" || typeof job.config !== "object") {
       sock.destroy();
@@ -216,6 +224,7 @@ export async function startHookService(opts: {
     if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
     const pool = workerPool(opts.workerUrl, Math.min(2, availableParallelism()), logger);
     const server = createServer((sock) => serveConnection(sock, (job) => pool.run(job)));
+    server.maxConnections = MAX_CONNECTIONS;
     server.unref();
     let err = await listen(server, path);
     if (err?.code === "EADDRINUSE") {

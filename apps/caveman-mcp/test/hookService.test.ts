@@ -280,6 +280,39 @@ describe("a served job that outlives its deadline", () => {
   });
 });
 
+describe("a flood of idle connections", () => {
+  it("costs hooks nothing (refused, they do their own work), and the service serves again once it goes", async () => {
+    const b = box();
+    const { socket } = await server(b);
+    const idle: Socket[] = [];
+    for (let i = 0; i < 40; i++) {
+      const s = connect(socket);
+      s.on("error", () => undefined);
+      idle.push(s);
+      await new Promise((r) => s.once("connect", r));
+    }
+    onTestFinished(() => {
+      for (const s of idle) s.destroy();
+    });
+    // The workerless hook can only compress through the server: refused, it fails open.
+    const cli = workerless(b);
+    const crowded = hook(b, cli);
+    expect(crowded.stdout).toBe("");
+    expect(crowded.stderr).toContain("passed (internal_error");
+    compressedWithHandle(b, hook(b));
+    for (const s of idle) s.destroy();
+    // The server sees the hang-ups in its own time; the first hook after may still be refused.
+    for (;;) {
+      const r = hook(b, cli);
+      if (r.stderr.includes("compressed")) {
+        compressedWithHandle(b, r);
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  });
+});
+
 describe("doctor and the hook service", () => {
   const doctor = (b: Sandbox) => {
     const r = spawnSync(process.execPath, [CLI, "doctor", "--json"], {
