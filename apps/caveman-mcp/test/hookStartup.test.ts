@@ -4,27 +4,10 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { tempDir } from "@caveman/test-kit";
 import { describe, expect, it } from "vitest";
 import { CLI, type Sandbox, sandbox } from "./helpers.js";
 import { claudeBash, logText } from "./hookSamples.js";
-
-/** A `--import` module that appends every URL the process (and its workers) load to $TRACE_FILE. */
-function tracer(): string {
-  const dir = tempDir("caveman-trace-");
-  const hooks = join(dir, "hooks.mjs");
-  writeFileSync(
-    hooks,
-    'import { appendFileSync } from "node:fs";\nexport async function load(url, context, next) {\n  appendFileSync(process.env.TRACE_FILE, url + "\\n");\n  return next(url, context);\n}\n',
-  );
-  const entry = join(dir, "trace.mjs");
-  writeFileSync(
-    entry,
-    `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
-  );
-  return entry;
-}
+import { loadedFiles, tracer } from "./trace.js";
 
 const TRACER = tracer();
 
@@ -44,10 +27,7 @@ function traced(box: Sandbox, input: string, env: Record<string, string> = {}) {
     encoding: "utf8",
     maxBuffer: 64 << 20,
   });
-  const loaded = readFileSync(trace, "utf8")
-    .split("\n")
-    .filter((u) => u.startsWith("file:"))
-    .map((u) => fileURLToPath(u));
+  const loaded = loadedFiles(trace);
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, loaded };
 }
 

@@ -4,45 +4,10 @@
 // module, so the trace is known to see it.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { tempDir } from "@caveman/test-kit";
 import { describe, expect, it } from "vitest";
 import { connect, handleIn, type Sandbox, sandbox } from "./helpers.js";
 import { logText } from "./hookSamples.js";
-
-/**
- * A `--import` module that appends every file the process (and its workers) load to $TRACE_FILE:
- * through the loader's hooks for `import`, and through `Module._load` for `require`, which is
- * how the engine is loaded (an ES module `require`d, tsup.config.ts) and which the hooks miss.
- */
-function tracer(): string {
-  const dir = tempDir("caveman-trace-");
-  const hooks = join(dir, "hooks.mjs");
-  writeFileSync(
-    hooks,
-    'import { appendFileSync } from "node:fs";\nexport async function load(url, context, next) {\n  appendFileSync(process.env.TRACE_FILE, url + "\\n");\n  return next(url, context);\n}\n',
-  );
-  const entry = join(dir, "trace.mjs");
-  writeFileSync(
-    entry,
-    [
-      'import { appendFileSync } from "node:fs";',
-      'import Module, { register } from "node:module";',
-      'import { pathToFileURL } from "node:url";',
-      `register(${JSON.stringify(pathToFileURL(hooks).href)});`,
-      "const load = Module._load;",
-      "Module._load = function (request, parent, isMain) {",
-      "  try {",
-      "    const file = Module._resolveFilename(request, parent, isMain);",
-      '    if (file.startsWith("/")) appendFileSync(process.env.TRACE_FILE, pathToFileURL(file).href + "\\n");',
-      "  } catch {}",
-      "  return load.apply(this, arguments);",
-      "};",
-      "",
-    ].join("\n"),
-  );
-  return entry;
-}
+import { loadedFiles, tracer } from "./trace.js";
 
 const TRACER = tracer();
 
@@ -52,11 +17,7 @@ async function tracedServer(box: Sandbox, args: string[]) {
   writeFileSync(trace, "");
   box.env.TRACE_FILE = trace;
   const { client } = await connect(box, args, ["--import", TRACER]);
-  const loaded = () =>
-    readFileSync(trace, "utf8")
-      .split("\n")
-      .filter((u) => u.startsWith("file:"))
-      .map((u) => fileURLToPath(u));
+  const loaded = () => loadedFiles(trace);
   return { client, loaded };
 }
 

@@ -1,4 +1,4 @@
-// Test helpers for the Claude Code hook's tests: a Bash PostToolUse event, the replacement
+// Test helpers for the Claude Code hook's tests: a Bash PostToolUse or PreToolUse event, the replacement
 // output a decision carries (checked against the shape Claude Code accepts), and the recovery
 // handle named in a compressed text.
 import { parseKeptHeader } from "@caveman/keep";
@@ -34,3 +34,15 @@ export const bashEvent = (command: string, stdout: string, extra: Record<string,
   session_id: "s1",
   cwd: "/tmp",
 });
+
+/** A Bash PreToolUse event in a bypassPermissions session (where the wrapper runs by default). */
+export function bashPreEvent(command: string, cwd = "/w", input: Record<string, unknown> = {}) {
+  return {
+    hook_event_name: "PreToolUse",
+    tool_name: "Bash",
+    tool_input: { command, ...input },
+    session_id: "s1",
+    cwd,
+    permission_mode: "bypassPermissions",
+  };
+}

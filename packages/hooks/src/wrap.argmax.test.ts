@@ -4,6 +4,7 @@
 // bash processes: the hook either leaves the command alone or its rewrite runs.
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
+import { bashPreEvent } from "./claudeCode.test-helpers.js";
 import { DEFAULT_HOOK_SETTINGS } from "./settings.js";
 import { claudeCodePreToolUse, hostArgBytes } from "./wrap.js";
 
@@ -28,18 +29,7 @@ function runsInHost(command: string): { status: number | null; error?: string } 
 }
 
 function decide(command: string) {
-  return claudeCodePreToolUse(
-    {
-      hook_event_name: "PreToolUse",
-      tool_name: "Bash",
-      tool_input: { command },
-      session_id: "s1",
-      cwd: "/w",
-      permission_mode: "bypassPermissions",
-    },
-    DEFAULT_HOOK_SETTINGS,
-    opts,
-  );
+  return claudeCodePreToolUse(bashPreEvent(command), DEFAULT_HOOK_SETTINGS, opts);
 }
 
 /** A heredoc writing `lines` short lines with an apostrophe each: the way a model writes a file. */

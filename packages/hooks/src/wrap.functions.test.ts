@@ -8,6 +8,7 @@ import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "@caveman/test-kit";
 import { describe, expect, it } from "vitest";
+import { bashPreEvent } from "./claudeCode.test-helpers.js";
 import { DEFAULT_HOOK_SETTINGS } from "./settings.js";
 import { claudeCodePreToolUse, unknownProgram } from "./wrap.js";
 
@@ -34,18 +35,7 @@ function host(command: string): { status: number | null; out: string } {
 }
 
 function decide(command: string) {
-  return claudeCodePreToolUse(
-    {
-      hook_event_name: "PreToolUse",
-      tool_name: "Bash",
-      tool_input: { command },
-      session_id: "s1",
-      cwd: base,
-      permission_mode: "bypassPermissions",
-    },
-    DEFAULT_HOOK_SETTINGS,
-    opts,
-  );
+  return claudeCodePreToolUse(bashPreEvent(command, base), DEFAULT_HOOK_SETTINGS, opts);
 }
 
 function asRun(command: string): string {

@@ -1,19 +1,14 @@
 // The PreToolUse decision: which Bash commands run under `caveman-mcp run`, and the exact input
 // Claude Code gets back.
 import { describe, expect, it } from "vitest";
+import { bashPreEvent } from "./claudeCode.test-helpers.js";
 import { DEFAULT_HOOK_SETTINGS } from "./settings.js";
 import { claudeCodePreToolUse, unwrappedCommand, wrappedCommand, wrapRefusal } from "./wrap.js";
 
 const opts = { self: ["/usr/bin/node", "/opt/caveman mcp/cli.mjs"], shell: "bash" };
 const S = DEFAULT_HOOK_SETTINGS;
-const pre = (command: string, input: Record<string, unknown> = {}) => ({
-  hook_event_name: "PreToolUse",
-  tool_name: "Bash",
-  tool_input: { command, description: "Run tests", ...input },
-  session_id: "s1",
-  cwd: "/w",
-  permission_mode: "bypassPermissions",
-});
+const pre = (command: string, input: Record<string, unknown> = {}) =>
+  bashPreEvent(command, "/w", { description: "Run tests", ...input });
 
 describe("PreToolUse: which commands are wrapped", () => {
   it.each([
